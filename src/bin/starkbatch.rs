@@ -1,0 +1,4 @@
+//! The starkbatch command (being built).
+fn main() {
+    println!("starkbatch {}", env!("CARGO_PKG_VERSION"));
+}

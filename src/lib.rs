@@ -1,0 +1,13 @@
+//! # starkbatch
+//!
+//! A SIMD-accelerated batch hashing engine for Starknet's field,
+//! p = 2^251 + 17·2^192 + 1, with the scalar surface that users of `starknet-crypto` know.
+//!
+//! This crate is being built; see README.md for what exists today.
+
+#![forbid(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+pub mod field;
+
+pub use field::{Felt, FeltError, PackedFelt};
