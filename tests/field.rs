@@ -944,3 +944,27 @@ proptest! {
         }
     }
 }
+
+/// The example in README.md, kept here so that it keeps compiling and passing.
+#[test]
+fn readme_example() {
+    let a = Felt::from_hex("0x1234").unwrap();
+    let b: Felt = "5678".parse().unwrap(); // decimal, or hex with 0x
+    let c = a * b + a.double() - Felt::ONE;
+    assert_eq!(a.double(), a + a);
+    assert_eq!(c * c.inverse().unwrap(), Felt::ONE);
+    assert_eq!(Felt::from_bytes_be(&c.to_bytes_be()).unwrap(), c);
+    println!("{c} {c:#066x}"); // 0x-prefixed minimal hex, then 64 zero-padded digits
+
+    // Bad input is an error that names it: `invalid field element "0x12g4": bad character 'g' at position 4`
+    let err = Felt::from_hex("0x12g4").unwrap_err();
+    assert!(err.to_string().contains("\"0x12g4\""));
+    assert_eq!(
+        err.to_string(),
+        "invalid field element \"0x12g4\": bad character 'g' at position 4"
+    );
+    assert_eq!(
+        c,
+        felt(&((BigUint::from(0x1234u32) * 5678u32 + 2u32 * 0x1234u32 - 1u32) % p()))
+    );
+}
