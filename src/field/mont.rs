@@ -33,8 +33,10 @@ pub(crate) const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 /// `a - b - borrow`, returning (difference, borrow-out as 0 or 1).
 #[inline(always)]
 pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_sub(b as u128 + borrow as u128);
-    (t as u64, ((t >> 64) as u64) & 1)
+    // Two overflowing subtractions: LLVM turns a chain of these into `sub`/`sbb`.
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow);
+    (d, (b1 | b2) as u64)
 }
 
 /// `a + b·c + carry`, returning (low, high). Cannot overflow 128 bits.
@@ -107,56 +109,47 @@ pub(crate) const fn neg(a: [u64; 4]) -> [u64; 4] {
     sub([0; 4], a)
 }
 
-/// Montgomery reduction of an eight-limb value `t < 4p·2^256`: returns `t / 2^256 mod p`,
+/// Montgomery reduction of an eight-limb value `t < p·2^256` (e.g. a product of two values below
+/// 2p, as `4p² < p·2^256`): returns `t / 2^256 mod p`,
 /// canonical.
+///
+/// The four Montgomery steps add `m_i·p·2^(64i)` with `m_i = −(limb i) mod 2^64`. As
+/// `p = 1 + P3·2^192`, step `i` adds `m_i` to limb `i` (clearing it, with carry
+/// `z_i = [limb i != 0]`) and `m_i·P3` to limbs `i+3, i+4`. For `i <= 2` the limb `i` has
+/// only received the previous carry, so `m_i = −(t_i + z_(i−1))` and the carries collapse to
+/// `z_i = [t_0 | … | t_i != 0]` (if `t_i + z_(i−1)` wraps to 0, `m_i = 0` and the carry is
+/// still 1). Limb 3 has also received `lo(m_0·P3)`: with `s = t_3 + lo(m_0·P3) + z_2` (a
+/// 65-bit value), `m_3 = −s mod 2^64` and the carry out is `⌈s / 2^64⌉ ∈ {0, 1, 2}`. What is
+/// left is two short carry chains adding the `hi` and `lo` halves of `m_i·P3` to limbs 4..7.
 #[inline(always)]
 const fn reduce(t: [u64; 8]) -> [u64; 4] {
-    let [t0, mut t1, mut t2, mut t3, mut t4, mut t5, mut t6, mut t7] = t;
-    // Each step clears the lowest live limb; `hi` collects the carry out of limb 7.
-    let mut c;
-    let mut hi;
-    // step 0: m = -t0
-    let m = t0.wrapping_neg();
-    c = (t0 != 0) as u64;
-    (t1, c) = adc(t1, 0, c);
-    (t2, c) = adc(t2, 0, c);
-    (t3, c) = mac(t3, m, P3, c);
-    (t4, c) = adc(t4, 0, c);
-    (t5, c) = adc(t5, 0, c);
-    (t6, c) = adc(t6, 0, c);
-    (t7, hi) = adc(t7, 0, c);
-    // step 1
-    let m = t1.wrapping_neg();
-    c = (t1 != 0) as u64;
-    (t2, c) = adc(t2, 0, c);
-    (t3, c) = adc(t3, 0, c);
-    (t4, c) = mac(t4, m, P3, c);
-    (t5, c) = adc(t5, 0, c);
-    (t6, c) = adc(t6, 0, c);
-    (t7, c) = adc(t7, 0, c);
-    hi += c;
-    // step 2
-    let m = t2.wrapping_neg();
-    c = (t2 != 0) as u64;
-    (t3, c) = adc(t3, 0, c);
-    (t4, c) = adc(t4, 0, c);
-    (t5, c) = mac(t5, m, P3, c);
-    (t6, c) = adc(t6, 0, c);
-    (t7, c) = adc(t7, 0, c);
-    hi += c;
-    // step 3
-    let m = t3.wrapping_neg();
-    c = (t3 != 0) as u64;
-    (t4, c) = adc(t4, 0, c);
-    (t5, c) = adc(t5, 0, c);
-    (t6, c) = mac(t6, m, P3, c);
-    (t7, c) = adc(t7, 0, c);
-    hi += c;
-    // The result (t4..t7, hi) < 1.25p < 2^253, so hi is 0 here; it is kept for clarity of the
-    // bound argument and folded away by the compiler.
-    let _ = hi;
-    let _ = t0;
-    reduce_once([t4, t5, t6, t7])
+    let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
+    let o1 = t0 | t1;
+    let z0 = (t0 != 0) as u64;
+    let z1 = (o1 != 0) as u64;
+    let z2 = ((o1 | t2) != 0) as u64;
+    let m0 = t0.wrapping_neg();
+    let m1 = t1.wrapping_add(z0).wrapping_neg();
+    let m2 = t2.wrapping_add(z1).wrapping_neg();
+    let (l0, h0) = mac(0, m0, P3, 0);
+    let (s3, k) = adc(t3, l0, z2);
+    let m3 = s3.wrapping_neg();
+    let c3 = k + (s3 != 0) as u64;
+    let (l1, h1) = mac(0, m1, P3, 0);
+    let (l2, h2) = mac(0, m2, P3, 0);
+    let (l3, h3) = mac(0, m3, P3, 0);
+    // hi halves (and the limb-3 carry, at most 2: h0 < 2^60 so this cannot carry twice).
+    let (r4, c) = adc(t4, h0, c3);
+    let (r5, c) = adc(t5, h1, c);
+    let (r6, c) = adc(t6, h2, c);
+    let (r7, _) = adc(t7, h3, c);
+    // lo halves.
+    let (r4, c) = adc(r4, l1, 0);
+    let (r5, c) = adc(r5, l2, c);
+    let (r6, c) = adc(r6, l3, c);
+    let (r7, _) = adc(r7, 0, c);
+    // The result is below t/2^256 + p < 2p < 2^253: no carry leaves limb 7.
+    reduce_once([r4, r5, r6, r7])
 }
 
 /// Montgomery product `a·b/2^256 mod p`. Inputs `< 2p`, output canonical.
@@ -250,4 +243,92 @@ pub(crate) const fn to_mont(a: [u64; 4]) -> [u64; 4] {
 #[inline(always)]
 pub(crate) const fn from_mont(a: [u64; 4]) -> [u64; 4] {
     reduce([a[0], a[1], a[2], a[3], 0, 0, 0, 0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+    use proptest::prelude::*;
+
+    fn big(l: &[u64]) -> BigUint {
+        let mut bytes = Vec::new();
+        for x in l {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        BigUint::from_bytes_le(&bytes)
+    }
+
+    fn p_big() -> BigUint {
+        big(&P)
+    }
+
+    /// R^(−1) mod p.
+    fn r_inv() -> BigUint {
+        let p = p_big();
+        (BigUint::from(1u32) << 256usize).modpow(&(&p - 2u32), &p)
+    }
+
+    /// Limbs biased towards carry edge cases: 0, 1, 2^64 − 1, 2^64 − 2, or random.
+    fn limb() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            1 => Just(0u64),
+            1 => Just(1u64),
+            1 => Just(u64::MAX),
+            1 => Just(u64::MAX - 1),
+            3 => any::<u64>(),
+        ]
+    }
+
+    fn below_p() -> impl Strategy<Value = [u64; 4]> {
+        proptest::array::uniform4(limb()).prop_map(|mut l| {
+            // Clamp the top limb to a 60-bit value, then subtract p if needed.
+            l[3] &= (1 << 60) - 1;
+            let v = big(&l) % p_big();
+            let mut d = v.to_u64_digits();
+            d.resize(4, 0);
+            [d[0], d[1], d[2], d[3]]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn reduce_matches_bigint(mut t in proptest::array::uniform8(limb())) {
+            // Keep t < p·2^256 (t7 < 2^59 suffices).
+            t[7] &= (1 << 59) - 1;
+            let got = reduce(t);
+            let expected = (big(&t) * r_inv()) % p_big();
+            prop_assert_eq!(big(&got), expected);
+        }
+
+        #[test]
+        fn mul_square_match_bigint(a in below_p(), b in below_p()) {
+            let p = p_big();
+            let expected = (big(&a) * big(&b) * r_inv()) % &p;
+            prop_assert_eq!(big(&mul(a, b)), expected);
+            prop_assert_eq!(big(&square(a)), (big(&a) * big(&a) * r_inv()) % &p);
+            prop_assert_eq!(big(&add(a, b)), (big(&a) + big(&b)) % &p);
+            prop_assert_eq!(big(&double(a)), (big(&a) * 2u32) % &p);
+            prop_assert_eq!(big(&sub(a, b)), (big(&a) + &p - big(&b)) % &p);
+        }
+    }
+
+    #[test]
+    fn reduce_edges() {
+        let p = p_big();
+        let pm1 = [0, 0, 0, P[3]];
+        for a in [
+            [0; 4],
+            [1, 0, 0, 0],
+            pm1,
+            [u64::MAX, u64::MAX, u64::MAX, 0x07ff_ffff_ffff_ffff],
+        ] {
+            for b in [[0; 4], [1, 0, 0, 0], pm1, R, R2] {
+                let expected = (big(&a) * big(&b) * r_inv()) % &p;
+                assert_eq!(big(&mul(a, b)), expected);
+            }
+        }
+        assert_eq!(from_mont(R), [1, 0, 0, 0]);
+        assert_eq!(to_mont([1, 0, 0, 0]), R);
+    }
 }
