@@ -46,6 +46,32 @@ pub(crate) const fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
     (t as u64, (t >> 64) as u64)
 }
 
+/// `2^256 − p` in little-endian limbs: adding it subtracts p modulo 2^256, with a carry out
+/// exactly when the value was `>= p`.
+const NEG_P: [u64; 4] = [u64::MAX, u64::MAX, u64::MAX, u64::MAX - P3];
+
+/// `a + NEG_P`: `(a − p mod 2^256, 1 if a >= p else 0)`.
+#[inline(always)]
+const fn sub_p(a: [u64; 4]) -> ([u64; 4], u64) {
+    let (d0, c) = adc(a[0], NEG_P[0], 0);
+    let (d1, c) = adc(a[1], NEG_P[1], c);
+    let (d2, c) = adc(a[2], NEG_P[2], c);
+    let (d3, c) = adc(a[3], NEG_P[3], c);
+    ([d0, d1, d2, d3], c)
+}
+
+/// `b` when `choice` is 1, `a` when it is 0, with masks (no branch).
+#[inline(always)]
+const fn select(a: [u64; 4], b: [u64; 4], choice: u64) -> [u64; 4] {
+    let m = 0u64.wrapping_sub(choice);
+    [
+        a[0] ^ (m & (a[0] ^ b[0])),
+        a[1] ^ (m & (a[1] ^ b[1])),
+        a[2] ^ (m & (a[2] ^ b[2])),
+        a[3] ^ (m & (a[3] ^ b[3])),
+    ]
+}
+
 /// Subtracts p if `a >= p`, without branching. Precondition: `a < 2p`.
 #[inline(always)]
 pub(crate) const fn reduce_once(a: [u64; 4]) -> [u64; 4] {
@@ -54,36 +80,39 @@ pub(crate) const fn reduce_once(a: [u64; 4]) -> [u64; 4] {
     let (d2, b) = sbb(a[2], P[2], b);
     let (d3, b) = sbb(a[3], P[3], b);
     // b == 1 means a < p: keep a.
-    let keep = 0u64.wrapping_sub(b);
-    [
-        (a[0] & keep) | (d0 & !keep),
-        (a[1] & keep) | (d1 & !keep),
-        (a[2] & keep) | (d2 & !keep),
-        (a[3] & keep) | (d3 & !keep),
-    ]
+    select([d0, d1, d2, d3], a, b)
 }
 
 /// `a + b mod p`. Inputs canonical; output canonical. Branch-free.
 ///
-/// As `a + b < 2p < 2^253`, the sum never leaves four limbs.
+/// `a + b` and `a + (b − p)` are formed side by side (the second with `b − p + 2^256`
+/// computed from `b` alone), and the carry out of the second tells whether `a + b >= p`. A
+/// chain `x ← x + y` thus waits for one carry chain and a select, not two carry chains.
 #[inline(always)]
 pub(crate) const fn add(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
     let (s0, c) = adc(a[0], b[0], 0);
     let (s1, c) = adc(a[1], b[1], c);
     let (s2, c) = adc(a[2], b[2], c);
     let (s3, _) = adc(a[3], b[3], c);
-    reduce_once([s0, s1, s2, s3])
+    // b < p, so b + NEG_P does not carry: it is b − p + 2^256.
+    let (bp, _) = sub_p(b);
+    let (t0, c) = adc(a[0], bp[0], 0);
+    let (t1, c) = adc(a[1], bp[1], c);
+    let (t2, c) = adc(a[2], bp[2], c);
+    let (t3, ge) = adc(a[3], bp[3], c);
+    select([s0, s1, s2, s3], [t0, t1, t2, t3], ge)
 }
 
-/// `2a mod p` with one addition (a shift), never a multiplication. Branch-free.
+/// `2a mod p`: `a + a` with one carry chain (no multiplication, no shift-double
+/// instructions, which are slow on some x86 cores), then one conditional subtraction of p.
+/// Branch-free.
 #[inline(always)]
 pub(crate) const fn double(a: [u64; 4]) -> [u64; 4] {
-    reduce_once([
-        a[0] << 1,
-        (a[1] << 1) | (a[0] >> 63),
-        (a[2] << 1) | (a[1] >> 63),
-        (a[3] << 1) | (a[2] >> 63),
-    ])
+    let (t0, c) = adc(a[0], a[0], 0);
+    let (t1, c) = adc(a[1], a[1], c);
+    let (t2, c) = adc(a[2], a[2], c);
+    let (t3, _) = adc(a[3], a[3], c);
+    reduce_once([t0, t1, t2, t3])
 }
 
 /// `a - b mod p`. Inputs canonical; output canonical. Branch-free: p is added back under a mask
