@@ -219,14 +219,41 @@ fn chain_and_throughput(c: &mut Criterion) {
 }
 
 fn inversion(c: &mut Criterion) {
-    let a = sample(11);
+    // Several inputs per iteration: pathfinder's and types-core's inversions are variable-time,
+    // so a single input could be unrepresentative.
+    let ins: Vec<Felt> = (0..16).map(|i| sample(i + 11)).collect();
+    let pins: Vec<MontFelt> = ins.iter().map(|&v| pf(v)).collect();
+    let tins: Vec<TcFelt> = ins.iter().map(|&v| tc(v)).collect();
     let mut g = c.benchmark_group("inverse");
-    g.bench_function("starkbatch", |bn| bn.iter(|| black_box(a).inverse()));
-    g.bench_function("starkbatch_vartime", |bn| {
-        bn.iter(|| black_box(a).inverse_vartime())
+    g.throughput(Throughput::Elements(ins.len() as u64));
+    g.bench_function("starkbatch", |bn| {
+        bn.iter(|| {
+            for v in ins.iter() {
+                black_box(black_box(v).inverse());
+            }
+        })
     });
-    g.bench_function("pathfinder", |bn| bn.iter(|| black_box(pf(a)).inverse()));
-    g.bench_function("types-core", |bn| bn.iter(|| black_box(tc(a)).inverse()));
+    g.bench_function("starkbatch_vartime", |bn| {
+        bn.iter(|| {
+            for v in ins.iter() {
+                black_box(black_box(v).inverse_vartime());
+            }
+        })
+    });
+    g.bench_function("pathfinder", |bn| {
+        bn.iter(|| {
+            for v in pins.iter() {
+                black_box(black_box(v).inverse());
+            }
+        })
+    });
+    g.bench_function("types-core", |bn| {
+        bn.iter(|| {
+            for v in tins.iter() {
+                black_box(black_box(v).inverse());
+            }
+        })
+    });
     g.finish();
 
     // Batch inversion of 1024 elements, beside 1024 independent multiplications (ours and
@@ -271,19 +298,49 @@ fn inversion(c: &mut Criterion) {
 }
 
 fn square_root(c: &mut Criterion) {
-    let r = sample(21);
-    let s = r.square();
+    // Four squares per iteration (the reference Tonelli–Shanks loops vary with the input).
+    let sq: Vec<Felt> = (0..4).map(|i| sample(i + 21).square()).collect();
+    let psq: Vec<MontFelt> = sq.iter().map(|&v| pf(v)).collect();
+    let tsq: Vec<TcFelt> = sq.iter().map(|&v| tc(v)).collect();
+    // Non-squares: 3·r² (3 is a non-residue).
+    let ns: Vec<Felt> = sq.iter().map(|&v| v * Felt::THREE).collect();
+    let pns: Vec<MontFelt> = ns.iter().map(|&v| pf(v)).collect();
     let mut g = c.benchmark_group("sqrt");
-    g.bench_function("starkbatch", |bn| bn.iter(|| black_box(s).sqrt()));
-    g.bench_function("pathfinder", |bn| bn.iter(|| black_box(pf(s)).sqrt()));
-    g.bench_function("types-core", |bn| bn.iter(|| black_box(tc(s)).sqrt()));
-    // A non-square (3·r²).
-    let ns = s * Felt::THREE;
+    g.throughput(Throughput::Elements(4));
+    g.bench_function("starkbatch", |bn| {
+        bn.iter(|| {
+            for v in sq.iter() {
+                black_box(black_box(v).sqrt());
+            }
+        })
+    });
+    g.bench_function("pathfinder", |bn| {
+        bn.iter(|| {
+            for v in psq.iter() {
+                black_box(black_box(v).sqrt());
+            }
+        })
+    });
+    g.bench_function("types-core", |bn| {
+        bn.iter(|| {
+            for v in tsq.iter() {
+                black_box(black_box(v).sqrt());
+            }
+        })
+    });
     g.bench_function("starkbatch_nonsquare", |bn| {
-        bn.iter(|| black_box(ns).sqrt())
+        bn.iter(|| {
+            for v in ns.iter() {
+                black_box(black_box(v).sqrt());
+            }
+        })
     });
     g.bench_function("pathfinder_nonsquare", |bn| {
-        bn.iter(|| black_box(pf(ns)).sqrt())
+        bn.iter(|| {
+            for v in pns.iter() {
+                black_box(black_box(v).sqrt());
+            }
+        })
     });
     g.finish();
 }

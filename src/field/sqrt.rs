@@ -111,14 +111,15 @@ impl Tables {
 
     /// Solves `u = γ^f` for `u` in the subgroup of order `2^(8k)` with `k = out.len()`,
     /// `γ = g^(2^(192−8k))`, writing the 8-bit digits of `f` (least significant first).
-    /// Returns `false` if `u` is not in that subgroup.
-    fn solve(&self, u: Felt, out: &mut [u8]) -> bool {
+    /// Returns `false` if `u` is not in that subgroup, or if `need_even` and `f` is odd (the
+    /// lowest digit is the first one found, so a non-square is rejected early).
+    fn solve(&self, u: Felt, out: &mut [u8], need_even: bool) -> bool {
         let k = out.len();
         if k == 1 {
             return match self.leaf_log(&u) {
                 Some(d) => {
                     out[0] = d;
-                    true
+                    !(need_even && d & 1 == 1)
                 }
                 None => false,
             };
@@ -126,7 +127,7 @@ impl Tables {
         let k1 = SPLIT[k];
         let k2 = k - k1;
         let (low, high) = out.split_at_mut(k1);
-        if !self.solve(square_n(u, W * k2 as u32), low) {
+        if !self.solve(square_n(u, W * k2 as u32), low, need_even) {
             return false;
         }
         // y = u·γ^(−f_low): digit j of f_low has weight γ^(2^(8j)) = g^(2^(8(24−k+j))).
@@ -136,7 +137,7 @@ impl Tables {
                 y *= self.neg_pow[K - k + j][d as usize];
             }
         }
-        self.solve(y, high)
+        self.solve(y, high, false)
     }
 }
 
@@ -153,10 +154,11 @@ impl Felt {
         let w = square_n(square_n(*self, 55) * self, 3);
         let x = *self * w;
         let v = x * w;
-        // Quadratic character first: v^(2^191) = ±1 (−1 for a non-square).
+        // e must be even (a is a square iff v is a square in the 2-Sylow subgroup); its lowest
+        // digit is found first, so non-squares return after ~250 squarings.
         let t = tables();
         let mut digits = [0u8; K];
-        if !t.solve(v, &mut digits) || digits[0] & 1 == 1 {
+        if !t.solve(v, &mut digits, true) {
             return None;
         }
         // r = x·g^(−e/2): the digits of e/2 are the digits of e shifted right by one bit.
