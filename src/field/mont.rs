@@ -181,31 +181,66 @@ const fn reduce(t: [u64; 8]) -> [u64; 4] {
     reduce_once([r4, r5, r6, r7])
 }
 
+/// One row of the interleaved (CIOS) Montgomery product: `t ← (t + a_i·b + m·p) / 2^64` with
+/// `m = −(t + a_i·b) mod 2^64`. As `p = 1 + P3·2^192`, adding `m·p` clears limb 0 with a carry
+/// `[limb 0 != 0]` and adds `m·P3` at limbs 3 and 4. For inputs below 2p, after row `i`
+/// `t = (a_0..i · b + M_i·p) / 2^(64(i+1)) < b + p < 3p < 2^254` (four limbs), and the row sum
+/// `t + a_i·b + m·p < 3p + 2^64·3p < 2^318` (five limbs).
+#[inline(always)]
+const fn cios_row(t: [u64; 4], ai: u64, b: [u64; 4]) -> [u64; 4] {
+    let (t0, c) = mac(t[0], ai, b[0], 0);
+    let (t1, c) = mac(t[1], ai, b[1], c);
+    let (t2, c) = mac(t[2], ai, b[2], c);
+    let (t3, t4) = mac(t[3], ai, b[3], c);
+    let m = t0.wrapping_neg();
+    let (l, h) = mac(0, m, P3, 0);
+    let (u0, c) = adc(t1, 0, (t0 != 0) as u64);
+    let (u1, c) = adc(t2, 0, c);
+    let (u2, c) = adc(t3, l, c);
+    let (u3, _) = adc(t4, h, c);
+    [u0, u1, u2, u3]
+}
+
+/// The last CIOS row, fused with the final conditional subtraction.
+///
+/// With `s = t + a_3·b` (five limbs `s_0..s_4`) the Montgomery result is `u = (s + m·p)/2^64`,
+/// `m = −s_0 mod 2^64 = 2^64 − w` where `w = s_0` if `s_0 != 0`, else `2^64`. So
+/// `X = u − p = (s − w·p)/2^64 = [s_1..s_4] − [s_0 == 0] − w·P3·2^128`, formed with one borrow
+/// chain whose top borrow is the sign of X. As `u < 1.25p` (inputs below 2p), `X ∈ [−p, p/4)`
+/// and the canonical result is `X` or `X + p`. The carry chain waits only on the top limbs
+/// (`w·P3 = (w − 1)·P3 + P3` is ready early), instead of a second full chain after `u`.
+#[inline(always)]
+const fn cios_last_row(t: [u64; 4], ai: u64, b: [u64; 4]) -> [u64; 4] {
+    let (s0, c) = mac(t[0], ai, b[0], 0);
+    let (s1, c) = mac(t[1], ai, b[1], c);
+    let (s2, c) = mac(t[2], ai, b[2], c);
+    let (s3, s4) = mac(t[3], ai, b[3], c);
+    let bz = (s0 == 0) as u64;
+    // w·P3 with w − 1 = s0 − 1 mod 2^64.
+    let (lo, hi) = mac(P3, s0.wrapping_sub(1), P3, 0);
+    let (x0, br) = sbb(s1, 0, bz);
+    let (x1, br) = sbb(s2, 0, br);
+    let (x2, br) = sbb(s3, lo, br);
+    let (x3, negative) = sbb(s4, hi, br);
+    // X + p, used when X < 0.
+    let (y0, c) = adc(x0, 1, 0);
+    let (y1, c) = adc(x1, 0, c);
+    let (y2, c) = adc(x2, 0, c);
+    let (y3, _) = adc(x3, P3, c);
+    select([x0, x1, x2, x3], [y0, y1, y2, y3], negative)
+}
+
 /// Montgomery product `a·b/2^256 mod p`. Inputs `< 2p`, output canonical.
+///
+/// Row-interleaved (CIOS): each row of the product is followed by its reduction step, so only
+/// five limbs are live; the last row also performs the final conditional subtraction. 16 limb
+/// products plus 4 for the reduction.
 #[inline(always)]
 pub(crate) const fn mul(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-    // Schoolbook product, row by row.
-    let (r0, c) = mac(0, a[0], b[0], 0);
-    let (r1, c) = mac(0, a[0], b[1], c);
-    let (r2, c) = mac(0, a[0], b[2], c);
-    let (r3, r4) = mac(0, a[0], b[3], c);
-
-    let (r1, c) = mac(r1, a[1], b[0], 0);
-    let (r2, c) = mac(r2, a[1], b[1], c);
-    let (r3, c) = mac(r3, a[1], b[2], c);
-    let (r4, r5) = mac(r4, a[1], b[3], c);
-
-    let (r2, c) = mac(r2, a[2], b[0], 0);
-    let (r3, c) = mac(r3, a[2], b[1], c);
-    let (r4, c) = mac(r4, a[2], b[2], c);
-    let (r5, r6) = mac(r5, a[2], b[3], c);
-
-    let (r3, c) = mac(r3, a[3], b[0], 0);
-    let (r4, c) = mac(r4, a[3], b[1], c);
-    let (r5, c) = mac(r5, a[3], b[2], c);
-    let (r6, r7) = mac(r6, a[3], b[3], c);
-
-    reduce([r0, r1, r2, r3, r4, r5, r6, r7])
+    let t = cios_row([0; 4], a[0], b);
+    let t = cios_row(t, a[1], b);
+    let t = cios_row(t, a[2], b);
+    cios_last_row(t, a[3], b)
 }
 
 /// Montgomery square `a²/2^256 mod p`: the six cross products are computed once and doubled.
