@@ -162,23 +162,29 @@ const fn reduce(t: [u64; 8]) -> [u64; 4] {
     let m2 = t2.wrapping_add(z1).wrapping_neg();
     let (l0, h0) = mac(0, m0, P3, 0);
     let (s3, k) = adc(t3, l0, z2);
-    let m3 = s3.wrapping_neg();
-    let c3 = k + (s3 != 0) as u64;
     let (l1, h1) = mac(0, m1, P3, 0);
     let (l2, h2) = mac(0, m2, P3, 0);
-    let (l3, h3) = mac(0, m3, P3, 0);
-    // hi halves (and the limb-3 carry, at most 2: h0 < 2^60 so this cannot carry twice).
-    let (r4, c) = adc(t4, h0, c3);
+    // Steps 0..2 added: s = [s3, r4, r5, r6, r7] = (t + (m0 + m1·2^64 + m2·2^128)·p) / 2^192.
+    let (r4, c) = adc(t4, h0, k);
     let (r5, c) = adc(t5, h1, c);
     let (r6, c) = adc(t6, h2, c);
-    let (r7, _) = adc(t7, h3, c);
-    // lo halves.
+    let (r7, _) = adc(t7, 0, c);
     let (r4, c) = adc(r4, l1, 0);
     let (r5, c) = adc(r5, l2, c);
-    let (r6, c) = adc(r6, l3, c);
+    let (r6, c) = adc(r6, 0, c);
     let (r7, _) = adc(r7, 0, c);
-    // The result is below t/2^256 + p < 2p < 2^253: no carry leaves limb 7.
-    reduce_once([r4, r5, r6, r7])
+    // Step 3 and the final subtraction together, as in `cios_last_row`: with w = s3 (or 2^64
+    // when s3 = 0), X = u − p = [r4..r7] − [s3 == 0] − w·P3·2^128 ∈ [−p, p).
+    let (lo, hi) = mac(P3, s3.wrapping_sub(1), P3, 0);
+    let (x0, br) = sbb(r4, 0, (s3 == 0) as u64);
+    let (x1, br) = sbb(r5, 0, br);
+    let (x2, br) = sbb(r6, lo, br);
+    let (x3, negative) = sbb(r7, hi, br);
+    let (y0, c) = adc(x0, 1, 0);
+    let (y1, c) = adc(x1, 0, c);
+    let (y2, c) = adc(x2, 0, c);
+    let (y3, _) = adc(x3, P3, c);
+    select([x0, x1, x2, x3], [y0, y1, y2, y3], negative)
 }
 
 /// One row of the interleaved (CIOS) Montgomery product: `t ← (t + a_i·b + m·p) / 2^64` with
