@@ -13,10 +13,19 @@
 //! `m·P3`. A full multiplication is 16 limb products plus 4 for the reduction; a square is
 //! 10 plus 4.
 //!
+//! # Layout of the products
+//! [`mul`] interleaves the product rows with the reduction steps (CIOS: only five limbs live);
+//! [`square`] forms the ten distinct limb products, doubles the cross terms and then reduces
+//! ([`reduce`]). In both, the last reduction step and the final conditional subtraction are one
+//! computation: `X = u − p` is formed directly from the five-limb partial sum (its sign comes
+//! out of one borrow chain that waits only on the top limbs) and the result is `X` or `X + p`.
+//! [`add`] forms `a + b` and `a + (b − p)` side by side, so a chain `x ← x + y` waits for one
+//! carry chain and a select.
+//!
 //! # Bounds
 //! For inputs `a, b < 2p`, the reduced value `(a·b + M·p) / 2^256 < p·(4p/2^256 + 1) < 1.25·p`,
 //! so one conditional subtraction gives a canonical result. All conditional steps are
-//! branch-free (mask selects).
+//! branch-free (mask selects; the compiler may emit `cmov`, never a branch on the data).
 
 /// p in little-endian 64-bit limbs.
 pub(crate) const P: [u64; 4] = [1, 0, 0, 0x0800_0000_0000_0011];

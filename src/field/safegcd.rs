@@ -26,7 +26,7 @@
 //!
 //! `d` and `e` track `d·x ≡ c·f` and `e·x ≡ c·g (mod M)` (starting at `d = 0`, `e = c`), so when
 //! `f = ±1` the answer `c/x mod M` is `±d`. Taking `c = 1` gives the plain inverse; Felt uses
-//! `c = R²` to land directly in Montgomery form (see [`invert_scaled`]).
+//! `c = R²` to land directly in Montgomery form (see [`invert_scaled_with`]).
 //!
 //! # Representation and bounds
 //! Numbers are held as five *signed-62* limbs: value `Σ l_i·2^(62i)`, limbs 0..3 in
