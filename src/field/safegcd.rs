@@ -487,7 +487,13 @@ mod tests {
                 [0, 0, 1, 0],
                 [0, 0, 0, 1],
                 [0, 0, 0, 1 << 59],
-                [l[0] - 2, l[1], l[2], l[3]],
+                {
+                    // M − 2 (M's low limb may be 1, so borrow through the limbs).
+                    let (a0, b) = l[0].overflowing_sub(2);
+                    let (a1, b) = l[1].overflowing_sub(b as u64);
+                    let (a2, b) = l[2].overflowing_sub(b as u64);
+                    [a0, a1, a2, l[3] - b as u64]
+                },
                 [
                     (l[0] >> 1) | (l[1] << 63),
                     (l[1] >> 1) | (l[2] << 63),
