@@ -82,6 +82,10 @@ const fn select(a: [u64; 4], b: [u64; 4], choice: u64) -> [u64; 4] {
 }
 
 /// Subtracts p if `a >= p`, without branching. Precondition: `a < 2p`.
+///
+/// Part of this module's API for other arithmetic (SIMD lanes, lazy sums); the field
+/// operations here fold their conditional subtraction into their own carry chains.
+#[allow(dead_code)]
 #[inline(always)]
 pub(crate) const fn reduce_once(a: [u64; 4]) -> [u64; 4] {
     let (d0, b) = sbb(a[0], P[0], 0);
@@ -112,16 +116,27 @@ pub(crate) const fn add(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
     select([s0, s1, s2, s3], [t0, t1, t2, t3], ge)
 }
 
-/// `2a mod p`: `a + a` with one carry chain (no multiplication, no shift-double
-/// instructions, which are slow on some x86 cores), then one conditional subtraction of p.
-/// Branch-free.
+/// `2a mod p`: `a + a`, then one conditional subtraction of p. Branch-free.
+///
+/// The limbs of p are passed through an "opaque zero" (`a3 >> 63`, which is 0 for every
+/// canonical input, but the optimiser cannot know it). Without it, LLVM specialises the borrow
+/// chain for the limbs `[1, 0, 0, P3]` into a longer sequence of flag materialisations, which
+/// is slower on the critical path of a chain of doublings.
 #[inline(always)]
 pub(crate) const fn double(a: [u64; 4]) -> [u64; 4] {
-    let (t0, c) = adc(a[0], a[0], 0);
-    let (t1, c) = adc(a[1], a[1], c);
-    let (t2, c) = adc(a[2], a[2], c);
-    let (t3, _) = adc(a[3], a[3], c);
-    reduce_once([t0, t1, t2, t3])
+    let z = a[3] >> 63;
+    // a + (a + z): an addition chain, which LLVM would otherwise turn into double-shift
+    // instructions (slow on some x86 cores).
+    let (t0, c) = adc(a[0], a[0] + z, 0);
+    let (t1, c) = adc(a[1], a[1] + z, c);
+    let (t2, c) = adc(a[2], a[2] + z, c);
+    let (t3, _) = adc(a[3], a[3] + z, c);
+    let (d0, b) = sbb(t0, P[0] + z, 0);
+    let (d1, b) = sbb(t1, P[1] + z, b);
+    let (d2, b) = sbb(t2, P[2] + z, b);
+    let (d3, b) = sbb(t3, P[3] + z, b);
+    // b == 1 means 2a < p: keep 2a.
+    select([d0, d1, d2, d3], [t0, t1, t2, t3], b)
 }
 
 /// `a - b mod p`. Inputs canonical; output canonical. Branch-free: p is added back under a mask
