@@ -404,6 +404,15 @@ mod tests {
             prop_assert_eq!(big(&add(a, b)), (big(&a) + big(&b)) % &p);
             prop_assert_eq!(big(&double(a)), (big(&a) * 2u32) % &p);
             prop_assert_eq!(big(&sub(a, b)), (big(&a) + &p - big(&b)) % &p);
+            prop_assert_eq!(reduce_once(a), a);
+            let (ap, _) = {
+                let (s0, c) = adc(a[0], P[0], 0);
+                let (s1, c) = adc(a[1], P[1], c);
+                let (s2, c) = adc(a[2], P[2], c);
+                let (s3, c) = adc(a[3], P[3], c);
+                ([s0, s1, s2, s3], c)
+            };
+            prop_assert_eq!(reduce_once(ap), a);
         }
     }
 
