@@ -628,6 +628,12 @@ fn missing_fields_are_named() {
     }
 }
 
+/// An edit of a valid class, the field it breaks and the JSON kind found there.
+type WrongTypeCase = (fn(&mut Value), &'static str, &'static str);
+
+/// A bad felt string and a check of the felt error it must give.
+type BadFeltCase = (String, fn(&FeltError) -> bool);
+
 fn assert_wrong_type(e: ClassHashError, want_field: &str, want_found: &str) {
     match &e {
         ClassHashError::WrongType {
@@ -646,7 +652,7 @@ fn assert_wrong_type(e: ClassHashError, want_field: &str, want_found: &str) {
 
 #[test]
 fn wrong_types_are_named() {
-    let cases: Vec<(fn(&mut Value), &str, &str)> = vec![
+    let cases: Vec<WrongTypeCase> = vec![
         (
             |v| v["sierra_program"] = json!("0x1"),
             "sierra_program",
@@ -713,7 +719,7 @@ fn wrong_types_are_named() {
     assert_wrong_type(e, "", "an array");
     assert_wrong_type(class_hash("\"x\"").unwrap_err(), "", "a string");
 
-    let cases: Vec<(fn(&mut Value), &str, &str)> = vec![
+    let cases: Vec<WrongTypeCase> = vec![
         (|v| v["bytecode"] = json!({}), "bytecode", "an object"),
         (
             |v| v["bytecode"][7] = json!(false),
@@ -758,7 +764,7 @@ fn wrong_types_are_named() {
 fn bad_felts_name_field_and_index() {
     let p_plus_1 = "0x800000000000011000000000000000000000000000000000000000000000002";
     let too_long = format!("0x{}", "0".repeat(65));
-    let cases: Vec<(String, fn(&FeltError) -> bool)> = vec![
+    let cases: Vec<BadFeltCase> = vec![
         (P_HEX.into(), |e| {
             matches!(e, FeltError::NotBelowModulus { .. })
         }),
