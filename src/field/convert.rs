@@ -324,10 +324,11 @@ impl TryFrom<Felt> for u128 {
     }
 }
 
-/// `0x` followed by the minimal lowercase hex digits, e.g. `0x0`, `0x1f`.
+/// `0x` followed by the minimal lowercase hex digits, e.g. `0x0`, `0x1f`. Width, fill and
+/// alignment apply as for a string (`{:>66}`).
 impl fmt::Display for Felt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "0x{}", self.minimal_hex())
+        f.pad(&format!("0x{}", self.minimal_hex()))
     }
 }
 
