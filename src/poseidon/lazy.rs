@@ -81,8 +81,10 @@ fn sub_if_ge(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
 fn fold(s: [u64; 4]) -> [u64; 4] {
     let q = s[3] >> 59;
     let lo3 = s[3] & ((1u64 << 59) - 1);
-    let (k0, borrow) = 1u64.overflowing_sub(q);
-    let m = 0u64.wrapping_sub(borrow as u64);
+    // k0 = 1 - q in [-30, 1] as a signed limb; m is its sign extension (the borrow into
+    // limbs 1..3), computed with an arithmetic shift.
+    let k0 = 1u64.wrapping_sub(q);
+    let m = ((k0 as i64) >> 63) as u64;
     let k3 = P3.wrapping_sub(17 * q).wrapping_add(m);
     let (r0, c) = adc(s[0], k0, false);
     let (r1, c) = adc(s[1], m, c);
@@ -103,38 +105,38 @@ fn add_2p(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
 
 /// Montgomery reduction of `t < 4p·2^256` (as an eight-limb value): `t / 2^256 mod p`,
 /// returned below `t / 2^256 + p` without a final subtraction (see the module docs).
+///
+/// Step `i` takes `m = -t_i`: `t_i + m` clears limb `i` with a carry of `(t_i ≠ 0)` that
+/// ripples through limbs `i+1, i+2`, and `m·P3` lands on limb `i + 3`. As `P3 < 2^60`,
+/// `t_{i+3} + m·P3 + carry + h < 2^124` for the previous step's high word `h < 2^60`, so the
+/// high word is carried in the next step's product instead of rippling to limb 7.
 #[inline(always)]
 fn reduce(t: [u64; 8]) -> [u64; 4] {
     let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
-    // Step i: m = -t_i clears limb i (carry t_i != 0), m·P3 lands on limb i + 3.
     let (t1, c) = adc(t1, 0, t0 != 0);
     let (t2, c) = adc(t2, 0, c);
-    let (lo, hi) = mac(t3, t0.wrapping_neg(), P3, c as u64);
-    let (t3, c) = (lo, hi);
-    let (t4, c) = adc(t4, c, false);
-    let (t5, c) = adc(t5, 0, c);
-    let (t6, c) = adc(t6, 0, c);
-    let (t7, _) = adc(t7, 0, c);
+    let (t3, h) = mac(t3, t0.wrapping_neg(), P3, c as u64);
 
     let (t2, c) = adc(t2, 0, t1 != 0);
     let (t3, c) = adc(t3, 0, c);
-    let (t4, hi) = mac(t4, t1.wrapping_neg(), P3, c as u64);
-    let (t5, c) = adc(t5, hi, false);
-    let (t6, c) = adc(t6, 0, c);
-    let (t7, _) = adc(t7, 0, c);
+    let (t4, h) = mac2(t4, t1.wrapping_neg(), P3, c as u64, h);
 
     let (t3, c) = adc(t3, 0, t2 != 0);
     let (t4, c) = adc(t4, 0, c);
-    let (t5, hi) = mac(t5, t2.wrapping_neg(), P3, c as u64);
-    let (t6, c) = adc(t6, hi, false);
-    let (t7, _) = adc(t7, 0, c);
+    let (t5, h) = mac2(t5, t2.wrapping_neg(), P3, c as u64, h);
 
     let (t4, c) = adc(t4, 0, t3 != 0);
     let (t5, c) = adc(t5, 0, c);
-    let (t6, hi) = mac(t6, t3.wrapping_neg(), P3, c as u64);
-    let (t7, _) = adc(t7, hi, false);
-    // The value (t4..t7) is below 2^256 by the bound above, so no carry leaves t7.
-    [t4, t5, t6, t7]
+    let (t6, h) = mac2(t6, t3.wrapping_neg(), P3, c as u64, h);
+    // The value (t4..t7) is below 2^256 by the bound above, so t7 + h does not overflow.
+    [t4, t5, t6, t7.wrapping_add(h)]
+}
+
+/// `a + b·c + d + e` for `c = P3 < 2^60` and `d, e < 2^64`: below 2^125, as (low, high).
+#[inline(always)]
+fn mac2(a: u64, b: u64, c: u64, d: u64, e: u64) -> (u64, u64) {
+    let t = a as u128 + (b as u128) * (c as u128) + d as u128 + e as u128;
+    (t as u64, (t >> 64) as u64)
 }
 
 impl PackedFelt for Lazy {
@@ -183,12 +185,14 @@ impl PackedFelt for Lazy {
     #[inline(always)]
     fn sub(self, rhs: Lazy) -> Lazy {
         let (a, b) = (self.0, rhs.0);
-        let (d0, br) = sbb(a[0], b[0], false);
-        let (d1, br) = sbb(a[1], b[1], br);
-        let (d2, br) = sbb(a[2], b[2], br);
-        let (d3, br) = sbb(a[3], b[3], br);
+        // a - b = a + !b + 1 - 2^256: written as additions, the carry out is 1 exactly when
+        // a >= b (no borrow).
+        let (d0, c) = adc(a[0], !b[0], true);
+        let (d1, c) = adc(a[1], !b[1], c);
+        let (d2, c) = adc(a[2], !b[2], c);
+        let (d3, c) = adc(a[3], !b[3], c);
         // Borrowed: the difference is in (-2p, 0); add 2p = [2, 0, 0, 2·P3].
-        let mask = 0u64.wrapping_sub(br as u64);
+        let mask = (c as u64).wrapping_sub(1);
         let (r0, c) = adc(d0, mask & P2[0], false);
         let (r1, c) = adc(d1, 0, c);
         let (r2, c) = adc(d2, 0, c);
