@@ -73,23 +73,22 @@ fn sub_if_ge(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
 }
 
 /// Any four-limb value `s` to a representative below 2p of the same residue, without a
-/// comparison: with `q = ⌊s / 2^251⌋ ≤ 31` and `lo = s mod 2^251`,
-/// `r = s - (q - 1)·p = lo + p - q·(17·2^192 + 1)`. Then `r ≥ p - 31·(17·2^192 + 1) > 0` and
-/// `r < 2^251 + p < 2p`. The constant `k = p - q·(17·2^192 + 1)` depends on `q` alone:
-/// limbs `[1 - q, -(q > 1), -(q > 1), P3 - 17q - (q > 1)]` (two's complement borrows).
+/// comparison: with `q = ⌊s / 2^251⌋ ≤ 31`, `r = s - (q - 1)·p`. Writing `s = q·2^251 + lo`,
+/// `r = lo + p - q·(17·2^192 + 1)`, so `r ≥ p - 31·(17·2^192 + 1) > 0` and
+/// `r < 2^251 + p < 2p`.
+///
+/// `-(q - 1)·p` is added as a 256-bit two's complement value: with `k = 1 - q` (a small signed
+/// limb) and `m` its sign extension, its limbs are `[k, m, m, m + k·P3]` modulo 2^256 (as
+/// `p = P3·2^192 + 1`).
 #[inline(always)]
 fn fold(s: [u64; 4]) -> [u64; 4] {
-    let q = s[3] >> 59;
-    let lo3 = s[3] & ((1u64 << 59) - 1);
-    // k0 = 1 - q in [-30, 1] as a signed limb; m is its sign extension (the borrow into
-    // limbs 1..3), computed with an arithmetic shift.
-    let k0 = 1u64.wrapping_sub(q);
-    let m = ((k0 as i64) >> 63) as u64;
-    let k3 = P3.wrapping_sub(17 * q).wrapping_add(m);
-    let (r0, c) = adc(s[0], k0, false);
+    let k = 1u64.wrapping_sub(s[3] >> 59);
+    let m = ((k as i64) >> 63) as u64;
+    let k3 = k.wrapping_mul(P3).wrapping_add(m);
+    let (r0, c) = adc(s[0], k, false);
     let (r1, c) = adc(s[1], m, c);
     let (r2, c) = adc(s[2], m, c);
-    let (r3, _) = adc(lo3, k3, c);
+    let (r3, _) = adc(s[3], k3, c);
     [r0, r1, r2, r3]
 }
 
@@ -185,19 +184,30 @@ impl PackedFelt for Lazy {
     #[inline(always)]
     fn sub(self, rhs: Lazy) -> Lazy {
         let (a, b) = (self.0, rhs.0);
-        // a - b = a + !b + 1 - 2^256: written as additions, the carry out is 1 exactly when
-        // a >= b (no borrow).
+        // Both candidates, a - b and (a + 2p) - b, are formed side by side and the right one is
+        // selected: with b the late operand (as on the S-box path) this is two short carry
+        // chains in parallel instead of two in sequence. a + 2p < 4p does not overflow.
+        let (ap0, c) = adc(a[0], P2[0], false);
+        let (ap1, c) = adc(a[1], P2[1], c);
+        let (ap2, c) = adc(a[2], P2[2], c);
+        let (ap3, _) = adc(a[3], P2[3], c);
+        // x - y = x + !y + 1 - 2^256: the carry out is 1 exactly when x >= y.
         let (d0, c) = adc(a[0], !b[0], true);
         let (d1, c) = adc(a[1], !b[1], c);
         let (d2, c) = adc(a[2], !b[2], c);
-        let (d3, c) = adc(a[3], !b[3], c);
-        // Borrowed: the difference is in (-2p, 0); add 2p = [2, 0, 0, 2·P3].
-        let mask = (c as u64).wrapping_sub(1);
-        let (r0, c) = adc(d0, mask & P2[0], false);
-        let (r1, c) = adc(d1, 0, c);
-        let (r2, c) = adc(d2, 0, c);
-        let (r3, _) = adc(d3, mask & P2[3], c);
-        Lazy([r0, r1, r2, r3])
+        let (d3, no_borrow) = adc(a[3], !b[3], c);
+        let (e0, c) = adc(ap0, !b[0], true);
+        let (e1, c) = adc(ap1, !b[1], c);
+        let (e2, c) = adc(ap2, !b[2], c);
+        let (e3, _) = adc(ap3, !b[3], c);
+        // a < b: the difference is in (-2p, 0) and (a + 2p) - b is in (0, 2p).
+        let m = (no_borrow as u64).wrapping_sub(1);
+        Lazy([
+            (d0 & !m) | (e0 & m),
+            (d1 & !m) | (e1 & m),
+            (d2 & !m) | (e2 & m),
+            (d3 & !m) | (e3 & m),
+        ])
     }
     #[inline(always)]
     fn mul(self, rhs: Lazy) -> Lazy {
