@@ -63,6 +63,19 @@ fn bench_class_hash(c: &mut Criterion) {
         .unwrap();
     assert_eq!(ours.to_string(), format!("{theirs:#x}"));
 
+    // The Sierra class in its declare-transaction / RPC form (ABI as a string).
+    let flattened = serde_json::to_string(
+        &serde_json::from_str::<starknet_core::types::contract::SierraClass>(&sierra)
+            .unwrap()
+            .flatten()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        starkbatch::class_hash::sierra_class_hash(&flattened).unwrap(),
+        starkbatch::class_hash::sierra_class_hash(&sierra).unwrap()
+    );
+
     let mut g = c.benchmark_group("class_hash");
     g.bench_function("sierra_erc20/starkbatch", |b| {
         b.iter(|| starkbatch::class_hash::sierra_class_hash(black_box(&sierra)).unwrap())
@@ -73,6 +86,18 @@ fn bench_class_hash(c: &mut Criterion) {
                 .unwrap()
                 .class_hash()
                 .unwrap()
+        })
+    });
+    g.bench_function("sierra_erc20_flattened/starkbatch", |b| {
+        b.iter(|| starkbatch::class_hash::sierra_class_hash(black_box(&flattened)).unwrap())
+    });
+    g.bench_function("sierra_erc20_flattened/starknet-core", |b| {
+        b.iter(|| {
+            serde_json::from_str::<starknet_core::types::FlattenedSierraClass>(black_box(
+                &flattened,
+            ))
+            .unwrap()
+            .class_hash()
         })
     });
     g.bench_function("compiled_erc20/starkbatch", |b| {
