@@ -8,6 +8,11 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod class_hash;
 pub mod field;
 
 pub use field::{Felt, FeltError, PackedFelt};
+pub mod poseidon;
+pub use poseidon::{
+    poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
+};
