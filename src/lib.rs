@@ -10,5 +10,7 @@
 
 pub mod curve;
 pub mod field;
+pub mod pedersen;
 
 pub use field::{Felt, FeltError, PackedFelt};
+pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
