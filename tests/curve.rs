@@ -111,6 +111,9 @@ fn infinity_cases() {
     assert_eq!(inf.add_affine(&p), pp);
     assert_eq!(pp.add_affine(&AffinePoint::INFINITY), pp);
     assert!(inf.double().is_infinity());
+    assert!(inf.is_identity() && !pp.is_identity());
+    assert!(AffinePoint::identity().is_identity() && !p.is_identity());
+    assert_eq!(AffinePoint::generator(), GENERATOR);
     assert!(inf.add(&inf).is_infinity());
     assert_eq!(inf.to_affine(), AffinePoint::INFINITY);
     assert_eq!(pp.add(&pp), pp.double());
@@ -221,6 +224,12 @@ proptest! {
         match rhs.sqrt() {
             Some(y) => {
                 let p = AffinePoint::from_x(x).unwrap();
+                for parity in [false, true] {
+                    let ours = AffinePoint::new_from_x(&x, parity).unwrap();
+                    let theirs = rc::AffinePoint::new_from_x(&rx, parity).unwrap();
+                    prop_assert_eq!(ours.y, from_ref(&theirs.y()));
+                    prop_assert_eq!(ours.y.bit(0), parity);
+                }
                 prop_assert_eq!(p.y, from_ref(&y));
                 prop_assert!(p.is_on_curve());
                 // The same root starknet-types-core's AffinePoint accepts.
@@ -228,6 +237,7 @@ proptest! {
             }
             None => {
                 prop_assert_eq!(AffinePoint::from_x(x), Err(CurveError::NotOnCurveX { x }));
+                prop_assert_eq!(AffinePoint::new_from_x(&x, true), None);
             }
         }
     }
