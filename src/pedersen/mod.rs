@@ -22,9 +22,8 @@
 //!   coordinates (X/ZZ, Y/ZZZ), whose mixed addition (EFD madd-2008-s, 8M + 2S,
 //!   [`crate::curve::formulas::add_affine_xyzz_unchecked`]) is cheaper than Jacobian
 //!   madd-2007-bl (7M + 4S) with this field's costs; the equal-x cases fall back to the exact
-//!   Jacobian arithmetic. Then one inversion gives x = X/ZZ, with a variable-time
-//!   Bernstein–Yang inversion (`invert.rs`). All of this is variable time: Pedersen inputs are
-//!   public.
+//!   Jacobian arithmetic. Then one inversion gives x = X/ZZ, with the variable-time
+//!   [`Felt::inverse_vartime`]. All of this is variable time: Pedersen inputs are public.
 //!
 //! W = 10 was measured against 5, 7, 8, 11 and 12: 11 and 12 save 4 and 8 additions but double
 //! and quadruple the table and its build time.
@@ -35,7 +34,6 @@
 //! process. The build advances all 50 windows together in affine coordinates with one batched
 //! inversion per step (about 6 field multiplications per entry), roughly 10 ms on an idle core.
 
-mod invert;
 mod points;
 mod tables;
 
@@ -93,7 +91,7 @@ impl Acc {
             return AffinePoint::INFINITY;
         }
         // 1/ZZ = ZZZ/(ZZ·ZZZ) and 1/ZZZ = ZZ/(ZZ·ZZZ): one inversion.
-        let inv = invert::invert_vartime(&(self.zz * self.zzz));
+        let inv = (self.zz * self.zzz).inverse_vartime().unwrap_or(Felt::ZERO);
         AffinePoint::new_unchecked(self.x * inv * self.zzz, self.y * inv * self.zz)
     }
 }
@@ -150,8 +148,7 @@ fn add_low(acc: &mut Acc, table: &[Entry], low: &[u64; 4]) {
 /// input can reach without knowing discrete logarithms between the constant points).
 #[inline(always)]
 fn x_of(acc: &Acc) -> Felt {
-    // invert_vartime(0) = 0, so infinity (ZZ = 0) gives 0.
-    acc.x * invert::invert_vartime(&acc.zz)
+    acc.x * acc.zz.inverse_vartime().unwrap_or(Felt::ZERO)
 }
 
 /// The Starknet Pedersen hash of two field elements (see the module docs).
