@@ -141,7 +141,21 @@ fn from_x_rejects_x_off_the_curve() {
     assert_eq!(err, CurveError::NotOnCurveX { x });
     let e: &dyn std::error::Error = &err;
     assert!(e.to_string().contains("not a square"));
-    assert!(AffinePoint::new(GENERATOR.x, GENERATOR.y + Felt::ONE).is_err());
+    let bad = AffinePoint::new(GENERATOR.x, GENERATOR.y + Felt::ONE).unwrap_err();
+    assert_eq!(
+        bad,
+        CurveError::NotOnCurve {
+            x: GENERATOR.x,
+            y: GENERATOR.y + Felt::ONE
+        }
+    );
+    assert!(bad.to_string().contains("is not on the STARK curve"));
+    assert_eq!(
+        AffinePoint::INFINITY.coordinates(),
+        Err(CurveError::Infinity)
+    );
+    assert!(CurveError::Infinity.to_string().contains("infinity"));
+    assert_eq!(GENERATOR.coordinates(), Ok((GENERATOR.x, GENERATOR.y)));
 }
 
 #[test]

@@ -105,6 +105,15 @@ impl AffinePoint {
         self.infinity || self.y.square() == Self::rhs(&self.x)
     }
 
+    /// The coordinates (x, y), or [`CurveError::Infinity`] for the point at infinity.
+    pub fn coordinates(&self) -> Result<(Felt, Felt), CurveError> {
+        if self.infinity {
+            Err(CurveError::Infinity)
+        } else {
+            Ok((self.x, self.y))
+        }
+    }
+
     /// Whether this is the point at infinity.
     #[inline]
     pub const fn is_infinity(&self) -> bool {
