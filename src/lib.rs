@@ -11,3 +11,5 @@
 pub mod field;
 
 pub use field::{Felt, FeltError, PackedFelt};
+pub mod ecdsa;
+pub use ecdsa::{rfc6979_generate_k, RecoverError, Scalar, SignError, VerifyError};
