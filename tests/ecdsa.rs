@@ -227,3 +227,275 @@ fn rfc6979_edges_match_starknet_crypto() {
     }
     let _ = p_big();
 }
+
+// ---------- ECDSA: vectors ----------
+
+use starkbatch::{get_public_key, recover, sign, verify, RecoverError, SignError, VerifyError};
+
+const BOUND_HEX: &str = "0x800000000000000000000000000000000000000000000000000000000000000";
+/// Not the x-coordinate of a curve point (starknet-crypto's test_verify_invalid_public_key).
+const BAD_PK: &str = "0x3ee9bffffffffff26ffffffff60ffffffffffffffffffffffffffff004accff";
+
+#[test]
+fn spec_vectors() {
+    // /work/shared/spec/starknet.md, "STARK curve and ECDSA".
+    assert_eq!(
+        get_public_key(&felt(
+            "0x3c1e9550e66958296d11b60f8e8e7a7ad990d07fa65d5f7652c4a6c87d4e3cc"
+        )),
+        felt("0x77a3b314db07c45076d11f62b6f9e748a39790441823307743cf00d6597ea43")
+    );
+    let sig = sign(&Felt::ONE, &Felt::TWO, &Felt::THREE).unwrap();
+    assert_eq!(
+        sig.r,
+        felt("0x411494b501a98abd8262b0da1351e17899a0c4ef23dd2f96fec5ba847310b20")
+    );
+    assert_eq!(
+        sig.s,
+        felt("0x405c3191ab3883ef2b763af35bc5f5d15b3b4e99461d70e84c654a351a7c81b")
+    );
+    let g_x = felt("0x1ef15c18599971b7beced415a40f0c7deacfd9b0d1819e03d723d8bc943cfca");
+    assert_eq!(verify(&g_x, &Felt::TWO, &sig.r, &sig.s), Ok(true));
+    assert_eq!(recover(&Felt::TWO, &sig.r, &sig.s, &sig.v), Ok(g_x));
+    assert_eq!(
+        verify(&felt(BAD_PK), &Felt::TWO, &sig.r, &sig.s),
+        Err(VerifyError::InvalidPublicKey)
+    );
+    assert_eq!(
+        recover(&Felt::TWO, &felt(BAD_PK), &sig.s, &Felt::ZERO),
+        Err(RecoverError::InvalidR)
+    );
+    let plain: starkbatch::Signature = sig.into();
+    assert_eq!((plain.r, plain.s), (sig.r, sig.s));
+}
+
+#[test]
+fn official_public_keys() {
+    let all = official();
+    let list = all["ecdsa_public_key"].as_array().unwrap();
+    assert!(!list.is_empty());
+    for v in list {
+        let d = field_of(v, "private_key");
+        let q = get_public_key(&d);
+        assert_eq!(q, field_of(v, "public_key"), "{v}");
+        if let Some(y) = v.get("public_key_y").and_then(Value::as_str) {
+            // The full point: the pair must satisfy the curve equation with this x.
+            let y = felt(y);
+            let beta = felt("0x6f21413efbe40de150e596d72f7a8c5609ad26c15c915c1f4cdfcb99cee9e89");
+            assert_eq!(y.square(), q.square() * q + q + beta);
+        }
+    }
+}
+
+#[test]
+fn official_verify() {
+    let all = official();
+    let list = all["ecdsa_verify"].as_array().unwrap();
+    assert!(!list.is_empty());
+    for v in list {
+        let pk = field_of(v, "public_key");
+        let r = field_of(v, "r");
+        let m = match v.get("message_hash") {
+            Some(m) => felt(m.as_str().unwrap()),
+            None => {
+                // message = poseidon_hash_many(list), hashed with the reference implementation.
+                let items: Vec<SnFelt> = v["message_hash_is_poseidon_many_of"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| to_sn(&felt(x.as_str().unwrap())))
+                    .collect();
+                from_sn(&starknet_crypto::poseidon_hash_many(&items))
+            }
+        };
+        let s = match v.get("s") {
+            Some(s) => felt(s.as_str().unwrap()),
+            // crypto-cpp stores w = s^-1 mod n.
+            None => Scalar::from_felt(&field_of(v, "w")).unwrap().inverse().to_felt(),
+        };
+        let ours = verify(&pk, &m, &r, &s);
+        let valid = v["valid"].as_bool().unwrap();
+        assert_eq!(ours == Ok(true), valid, "{v}");
+        assert_eq!(ours, sn_verify(&pk, &m, &r, &s), "{v}");
+    }
+}
+
+#[test]
+fn degenerate_inputs_do_not_panic() {
+    let n = felt(N_HEX);
+    // Multiples of n as private key: the point at infinity; starknet-crypto panics here.
+    assert_eq!(get_public_key(&Felt::ZERO), Felt::ZERO);
+    assert_eq!(get_public_key(&n), Felt::ZERO);
+    assert!(std::panic::catch_unwind(|| starknet_crypto::get_public_key(&SnFelt::ZERO)).is_err());
+    // k = n: k·G is infinity.
+    assert_eq!(sign(&Felt::ONE, &Felt::TWO, &n).unwrap_err(), SignError::InvalidK);
+    assert_eq!(sign(&Felt::ONE, &Felt::TWO, &Felt::ZERO).unwrap_err(), SignError::InvalidK);
+    // recover with s·R = m·G: take R = G (r = G.x), m = s, so no public key exists.
+    let g_x = felt("0x1ef15c18599971b7beced415a40f0c7deacfd9b0d1819e03d723d8bc943cfca");
+    let g_y_parity = Felt::from(
+        felt("0x5668060aa49730b7be4801df46ec62de53ecd11abe43a32873000c36e8dc1f").to_raw_limbs()[0] & 1,
+    );
+    assert_eq!(
+        recover(&Felt::from(5u64), &g_x, &Felt::from(5u64), &g_y_parity),
+        Err(RecoverError::InvalidS)
+    );
+    // verify with m·w·G = -(r·w)·Q: Q = G, m = n - r. One candidate is infinity, the other is
+    // 2·A; neither has x = r here.
+    let r = g_x;
+    let m = n - r;
+    assert!(big(&m) < BigUint::from(1u32) << 251u32);
+    let _ = verify(&g_x, &m, &r, &Felt::ONE);
+}
+
+// ---------- ECDSA: differential ----------
+
+fn sn_verify(pk: &Felt, m: &Felt, r: &Felt, s: &Felt) -> Result<bool, VerifyError> {
+    starknet_crypto::verify(&to_sn(pk), &to_sn(m), &to_sn(r), &to_sn(s)).map_err(|e| match e {
+        starknet_crypto::VerifyError::InvalidPublicKey => VerifyError::InvalidPublicKey,
+        starknet_crypto::VerifyError::InvalidMessageHash => VerifyError::InvalidMessageHash,
+        starknet_crypto::VerifyError::InvalidR => VerifyError::InvalidR,
+        starknet_crypto::VerifyError::InvalidS => VerifyError::InvalidS,
+    })
+}
+
+fn sn_sign(d: &Felt, m: &Felt, k: &Felt) -> Result<(Felt, Felt, Felt), SignError> {
+    starknet_crypto::sign(&to_sn(d), &to_sn(m), &to_sn(k))
+        .map(|s| (from_sn(&s.r), from_sn(&s.s), from_sn(&s.v)))
+        .map_err(|e| match e {
+            starknet_crypto::SignError::InvalidMessageHash => SignError::InvalidMessageHash,
+            starknet_crypto::SignError::InvalidK => SignError::InvalidK,
+        })
+}
+
+fn sn_recover(m: &Felt, r: &Felt, s: &Felt, v: &Felt) -> Result<Felt, RecoverError> {
+    starknet_crypto::recover(&to_sn(m), &to_sn(r), &to_sn(s), &to_sn(v))
+        .map(|q| from_sn(&q))
+        .map_err(|e| match e {
+            starknet_crypto::RecoverError::InvalidMessageHash => RecoverError::InvalidMessageHash,
+            starknet_crypto::RecoverError::InvalidR => RecoverError::InvalidR,
+            starknet_crypto::RecoverError::InvalidS => RecoverError::InvalidS,
+            starknet_crypto::RecoverError::InvalidV => RecoverError::InvalidV,
+        })
+}
+
+fn not_multiple_of_n(f: &Felt) -> bool {
+    !f.is_zero() && *f != felt(N_HEX)
+}
+
+/// Interesting r / s values: 0, 1, just below and at 2^251, around n, p - 1.
+fn edge_rs() -> impl Strategy<Value = Felt> {
+    prop_oneof![
+        Just(Felt::ZERO),
+        Just(Felt::ONE),
+        Just(felt(BOUND_HEX) - Felt::ONE),
+        Just(felt(BOUND_HEX)),
+        Just(felt(N_HEX) - Felt::ONE),
+        Just(felt(N_HEX)),
+        Just(felt(N_HEX) + Felt::ONE),
+        Just(Felt::MAX),
+    ]
+}
+
+/// A public-key candidate: a real key, a random x (about half are on the curve), or the
+/// known off-curve value, 0 and 1.
+fn pk_strategy() -> impl Strategy<Value = Felt> {
+    prop_oneof![
+        3 => any_felt().prop_filter("not 0 mod n", not_multiple_of_n).prop_map(|d| get_public_key(&d)),
+        3 => any_felt(),
+        1 => Just(felt(BAD_PK)),
+        1 => Just(Felt::ZERO),
+        1 => Just(Felt::ONE),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn get_public_key_matches_references(d in any_felt()) {
+        prop_assume!(not_multiple_of_n(&d));
+        let ours = get_public_key(&d);
+        prop_assert_eq!(ours, from_sn(&starknet_crypto::get_public_key(&to_sn(&d))));
+        if big(&d) < n_big() {
+            let pf = pathfinder_crypto::signature::get_pk(to_pf(&d)).unwrap();
+            prop_assert_eq!(ours, from_pf(&pf));
+        }
+    }
+
+    #[test]
+    fn sign_matches_references(
+        d in any_felt(),
+        m in prop_oneof![3 => felt_251(), 1 => any_felt()],
+        k in any_felt(),
+    ) {
+        prop_assume!(*&k != felt(N_HEX)); // starknet-crypto panics on k = n
+        let ours = sign(&d, &m, &k);
+        let theirs = sn_sign(&d, &m, &k);
+        prop_assert_eq!(ours.map(|s| (s.r, s.s, s.v)), theirs);
+        if let Ok(sig) = ours {
+            prop_assert!(sig.v == Felt::ZERO || sig.v == Felt::ONE);
+            let n = n_big();
+            if big(&d) < n && big(&k) < n && !k.is_zero() {
+                let pf = pathfinder_crypto::signature::ecdsa_sign_k(to_pf(&d), to_pf(&m), to_pf(&k));
+                let (pr, ps) = pf.unwrap();
+                prop_assert_eq!((sig.r, sig.s), (from_pf(&pr), from_pf(&ps)));
+            }
+            // Our own verify and recover accept it.
+            if not_multiple_of_n(&d) {
+                let q = get_public_key(&d);
+                prop_assert_eq!(verify(&q, &m, &sig.r, &sig.s), Ok(true));
+                prop_assert_eq!(recover(&m, &sig.r, &sig.s, &sig.v), Ok(q));
+            }
+        }
+    }
+
+    #[test]
+    fn verify_valid_and_tweaked_signatures(
+        d in any_felt(), m in felt_251(), k in any_felt(), tweak in 0u8..6
+    ) {
+        prop_assume!(not_multiple_of_n(&d) && not_multiple_of_n(&k));
+        let Ok(sig) = sign(&d, &m, &k) else { return Ok(()) };
+        let q = get_public_key(&d);
+        let (mut q2, mut m2, mut r2, mut s2) = (q, m, sig.r, sig.s);
+        match tweak {
+            0 => {}
+            1 => q2 += Felt::ONE,
+            2 => m2 += Felt::ONE,
+            3 => r2 += Felt::ONE,
+            4 => s2 += Felt::ONE,
+            _ => s2 = (Scalar::ZERO - Scalar::from_felt_reduced(&s2)).to_felt(), // -s: still valid
+        }
+        let ours = verify(&q2, &m2, &r2, &s2);
+        prop_assert_eq!(ours, sn_verify(&q2, &m2, &r2, &s2));
+        if tweak == 0 {
+            prop_assert_eq!(ours, Ok(true));
+        }
+        // pathfinder panics on values >= n; compare validity where it is defined.
+        let n = n_big();
+        if big(&m2) < n && big(&r2) < n && big(&s2) < n {
+            let pf = pathfinder_crypto::signature::ecdsa_verify_partial(
+                to_pf(&q2), to_pf(&m2), to_pf(&r2), to_pf(&s2));
+            prop_assert_eq!(ours == Ok(true), pf.is_ok());
+        }
+    }
+
+    #[test]
+    fn verify_random_inputs_match_starknet_crypto(
+        pk in pk_strategy(),
+        m in prop_oneof![3 => felt_251(), 1 => any_felt()],
+        r in prop_oneof![3 => felt_251(), 1 => edge_rs(), 1 => any_felt()],
+        s in prop_oneof![3 => felt_251(), 1 => edge_rs(), 1 => any_felt()],
+    ) {
+        prop_assert_eq!(verify(&pk, &m, &r, &s), sn_verify(&pk, &m, &r, &s));
+    }
+
+    #[test]
+    fn recover_random_inputs_match_starknet_crypto(
+        m in prop_oneof![3 => felt_251(), 1 => any_felt()],
+        r in prop_oneof![3 => felt_251(), 1 => edge_rs(), 1 => any_felt()],
+        s in prop_oneof![3 => felt_251(), 1 => edge_rs(), 1 => any_felt()],
+        v in prop_oneof![4 => (0u64..2).prop_map(Felt::from), 1 => any_felt()],
+    ) {
+        prop_assert_eq!(recover(&m, &r, &s, &v), sn_recover(&m, &r, &s, &v));
+    }
+}

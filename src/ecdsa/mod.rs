@@ -19,16 +19,27 @@
 //! private key or k (see each function).
 
 mod error;
+mod gen_table;
+mod keys;
+mod recover;
 mod rfc6979;
 mod scalar;
+mod sign;
+mod signature;
+mod sqrt;
+mod verify;
 
 pub use error::{RecoverError, SignError, VerifyError};
+pub use keys::get_public_key;
+pub use recover::recover;
 pub use rfc6979::rfc6979_generate_k;
 pub use scalar::Scalar;
+pub use sign::sign;
+pub use signature::{ExtendedSignature, Signature};
+pub use verify::verify;
 
 use crate::Felt;
 
 /// 2^251, the exclusive bound on messages, r, s and w (crypto-cpp's `kUpperBound`).
-#[allow(dead_code)] // used by sign/verify/recover (next commit)
 pub(crate) const ELEMENT_UPPER_BOUND: Felt =
     Felt::from_hex_unchecked("0x800000000000000000000000000000000000000000000000000000000000000");
