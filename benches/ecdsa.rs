@@ -64,7 +64,9 @@ fn bench_sign(c: &mut Criterion) {
         b.iter(|| starknet_crypto::sign(black_box(&sd), black_box(&sm), black_box(&sk)))
     });
     g.bench_function("pathfinder-crypto", |b| {
-        b.iter(|| pathfinder_crypto::signature::ecdsa_sign_k(black_box(pd), black_box(pm), black_box(pk)))
+        b.iter(|| {
+            pathfinder_crypto::signature::ecdsa_sign_k(black_box(pd), black_box(pm), black_box(pk))
+        })
     });
     g.finish();
 }
@@ -79,11 +81,23 @@ fn bench_verify(c: &mut Criterion) {
     let mut g = c.benchmark_group("ecdsa_verify");
     g.bench_function("starkbatch", |b| {
         b.iter(|| {
-            starkbatch::verify(black_box(&q), black_box(&i.m), black_box(&sig.r), black_box(&sig.s))
+            starkbatch::verify(
+                black_box(&q),
+                black_box(&i.m),
+                black_box(&sig.r),
+                black_box(&sig.s),
+            )
         })
     });
     g.bench_function("starknet-crypto", |b| {
-        b.iter(|| starknet_crypto::verify(black_box(&sq), black_box(&sm), black_box(&sr), black_box(&ss)))
+        b.iter(|| {
+            starknet_crypto::verify(
+                black_box(&sq),
+                black_box(&sm),
+                black_box(&sr),
+                black_box(&ss),
+            )
+        })
     });
     g.bench_function("pathfinder-crypto", |b| {
         b.iter(|| {
@@ -105,11 +119,23 @@ fn bench_recover(c: &mut Criterion) {
     let mut g = c.benchmark_group("ecdsa_recover");
     g.bench_function("starkbatch", |b| {
         b.iter(|| {
-            starkbatch::recover(black_box(&i.m), black_box(&sig.r), black_box(&sig.s), black_box(&sig.v))
+            starkbatch::recover(
+                black_box(&i.m),
+                black_box(&sig.r),
+                black_box(&sig.s),
+                black_box(&sig.v),
+            )
         })
     });
     g.bench_function("starknet-crypto", |b| {
-        b.iter(|| starknet_crypto::recover(black_box(&sm), black_box(&sr), black_box(&ss), black_box(&sv)))
+        b.iter(|| {
+            starknet_crypto::recover(
+                black_box(&sm),
+                black_box(&sr),
+                black_box(&ss),
+                black_box(&sv),
+            )
+        })
     });
     g.finish();
 }
@@ -119,10 +145,22 @@ fn bench_rfc6979(c: &mut Criterion) {
     let (sm, sd, ss) = (sn(&i.m), sn(&i.d), sn(&i.seed));
     let mut g = c.benchmark_group("rfc6979_generate_k");
     g.bench_function("starkbatch", |b| {
-        b.iter(|| starkbatch::rfc6979_generate_k(black_box(&i.m), black_box(&i.d), Some(black_box(&i.seed))))
+        b.iter(|| {
+            starkbatch::rfc6979_generate_k(
+                black_box(&i.m),
+                black_box(&i.d),
+                Some(black_box(&i.seed)),
+            )
+        })
     });
     g.bench_function("starknet-crypto", |b| {
-        b.iter(|| starknet_crypto::rfc6979_generate_k(black_box(&sm), black_box(&sd), Some(black_box(&ss))))
+        b.iter(|| {
+            starknet_crypto::rfc6979_generate_k(
+                black_box(&sm),
+                black_box(&sd),
+                Some(black_box(&ss)),
+            )
+        })
     });
     g.finish();
 }

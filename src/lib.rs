@@ -13,4 +13,7 @@ pub mod field;
 
 pub use field::{Felt, FeltError, PackedFelt};
 pub mod ecdsa;
-pub use ecdsa::{get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError, Scalar, SignError, Signature, VerifyError};
+pub use ecdsa::{
+    get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
+    Scalar, SignError, Signature, VerifyError,
+};

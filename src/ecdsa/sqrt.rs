@@ -140,8 +140,14 @@ mod tests {
             }
         }
         assert_eq!(sqrt_vartime(&Felt::ZERO), Some(Felt::ZERO));
-        assert_eq!(sqrt_vartime(&Felt::ONE).map(|r| r.square()), Some(Felt::ONE));
+        assert_eq!(
+            sqrt_vartime(&Felt::ONE).map(|r| r.square()),
+            Some(Felt::ONE)
+        );
         assert_eq!(sqrt_vartime(&Felt::THREE), None);
-        assert_eq!(sqrt_vartime(&Felt::MAX).is_some(), Felt::MAX.sqrt().is_some());
+        assert_eq!(
+            sqrt_vartime(&Felt::MAX).is_some(),
+            Felt::MAX.sqrt().is_some()
+        );
     }
 }
