@@ -113,6 +113,7 @@ proptest! {
         prop_assert_eq!(big(&(-sa).to_felt()), (&n - &ab) % &n);
         let inv = sa.inverse();
         prop_assert_eq!(inv, sa.inverse_vartime());
+        prop_assert_eq!(inv, sa.inverse_fermat());
         if ab == BigUint::from(0u32) {
             prop_assert_eq!(inv, Scalar::ZERO);
         } else {

@@ -19,6 +19,7 @@
 //! private key or k (see each function).
 
 mod error;
+mod fixed_base_ct;
 mod gen_table;
 mod keys;
 mod recover;

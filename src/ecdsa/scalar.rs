@@ -11,9 +11,8 @@
 //! four limbs and one masked subtraction makes it canonical.
 //!
 //! # Constant time
-//! Every operation here except [`Scalar::inverse_vartime`] runs in time independent of the
-//! values: conditional subtractions are masked, and [`Scalar::inverse`] is a Fermat power
-//! `a^(n-2)` with the fixed (public) exponent.
+//! Every operation here runs in time independent of the values: conditional subtractions are masked, and [`Scalar::inverse`] is the constant-time
+//! safegcd of `crate::field::safegcd` (a fixed 590 divsteps).
 //!
 //! # Conversions from [`Felt`]
 //! A [`Felt`] is an integer below p, and p > n (p - n ≈ 2^196), so:
@@ -23,6 +22,7 @@
 //! - [`Scalar::to_felt`] is exact (every scalar is below n < p).
 
 use crate::field::mont::{adc, mac, sbb};
+use crate::field::safegcd;
 use crate::Felt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
@@ -231,10 +231,21 @@ impl Scalar {
         }))
     }
 
-    /// The multiplicative inverse, or zero for zero. Constant-time: `self^(n-2)` by a fixed
-    /// 4-bit window over the public exponent (252 squarings and at most 63 multiplications,
-    /// whatever the value).
+    /// The multiplicative inverse, or zero for zero. Constant-time: Bernstein–Yang safegcd
+    /// with a fixed number of divsteps (`crate::field::safegcd`), computing `R²/(a·R) = a⁻¹·R`
+    /// so that the result is already in Montgomery form.
     pub fn inverse(&self) -> Scalar {
+        Scalar(safegcd::invert_scaled_with(
+            &self.0,
+            &R2,
+            &safegcd::MODULUS_N,
+        ))
+    }
+
+    /// The multiplicative inverse, or zero for zero, by Fermat's little theorem `self^(n-2)`
+    /// with a fixed 4-bit window over the public exponent (constant-time; kept as a
+    /// cross-check of [`Scalar::inverse`]).
+    pub fn inverse_fermat(&self) -> Scalar {
         let mut table = [Scalar::ONE; 16];
         for i in 1..16 {
             table[i] = table[i - 1] * *self;
@@ -255,81 +266,13 @@ impl Scalar {
         acc
     }
 
-    /// The multiplicative inverse, or zero for zero, in variable time (binary extended
-    /// Euclid). For public values only (signature verification and key recovery).
+    /// The multiplicative inverse, or zero for zero, for public values (verification, key
+    /// recovery). Currently the same constant-time safegcd as [`Scalar::inverse`], which is
+    /// faster than the binary extended Euclid it replaced.
+    #[inline]
     pub fn inverse_vartime(&self) -> Scalar {
-        if self.is_zero() {
-            return Scalar::ZERO;
-        }
-        // Invert the integer value a, then return to Montgomery form:
-        // (aR)^-1 wanted as a^-1·R; inverse of the plain integer a = (aR)·R^-1.
-        let a = self.to_raw_limbs();
-        let inv = binary_inverse(a);
-        // inv = a^-1 (plain integer); its Montgomery form is inv·R.
-        Scalar(mul(inv, R2))
+        self.inverse()
     }
-}
-
-/// `a^-1 mod n` for `0 < a < n` by the binary extended Euclidean algorithm on plain integers
-/// (variable time). Invariants: `u ≡ a·x1`, `v ≡ a·x2 (mod n)`, `x1, x2 < n`.
-fn binary_inverse(a: [u64; 4]) -> [u64; 4] {
-    let mut u = a;
-    let mut v = N;
-    let mut x1 = [1u64, 0, 0, 0];
-    let mut x2 = [0u64; 4];
-    let is_one = |w: &[u64; 4]| w[0] == 1 && (w[1] | w[2] | w[3]) == 0;
-    while !is_one(&u) && !is_one(&v) {
-        while u[0] & 1 == 0 {
-            u = shr1(u);
-            x1 = half_mod_n(x1);
-        }
-        while v[0] & 1 == 0 {
-            v = shr1(v);
-            x2 = half_mod_n(x2);
-        }
-        if lt(u, v) == 0 {
-            u = sub_raw(u, v);
-            x1 = sub(x1, x2);
-        } else {
-            v = sub_raw(v, u);
-            x2 = sub(x2, x1);
-        }
-    }
-    if is_one(&u) {
-        x1
-    } else {
-        x2
-    }
-}
-
-#[inline(always)]
-fn shr1(a: [u64; 4]) -> [u64; 4] {
-    [
-        (a[0] >> 1) | (a[1] << 63),
-        (a[1] >> 1) | (a[2] << 63),
-        (a[2] >> 1) | (a[3] << 63),
-        a[3] >> 1,
-    ]
-}
-
-#[inline(always)]
-fn sub_raw(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-    let (d0, br) = sbb(a[0], b[0], 0);
-    let (d1, br) = sbb(a[1], b[1], br);
-    let (d2, br) = sbb(a[2], b[2], br);
-    let (d3, _) = sbb(a[3], b[3], br);
-    [d0, d1, d2, d3]
-}
-
-/// `x/2 mod n` for `x < n` (n is odd: add n when x is odd; the sum is below 2^253).
-#[inline(always)]
-fn half_mod_n(x: [u64; 4]) -> [u64; 4] {
-    let mask = 0u64.wrapping_sub(x[0] & 1);
-    let (s0, c) = adc(x[0], N[0] & mask, 0);
-    let (s1, c) = adc(x[1], N[1] & mask, c);
-    let (s2, c) = adc(x[2], N[2] & mask, c);
-    let (s3, _) = adc(x[3], N[3] & mask, c);
-    shr1([s0, s1, s2, s3])
 }
 
 macro_rules! scalar_binop {
@@ -387,6 +330,7 @@ mod tests {
         let two = Scalar::from_raw_limbs([2, 0, 0, 0]).unwrap();
         assert_eq!(two * two.inverse(), Scalar::ONE);
         assert_eq!(two * two.inverse_vartime(), Scalar::ONE);
+        assert_eq!(two.inverse_fermat(), two.inverse());
         assert_eq!((-Scalar::ONE).to_raw_limbs(), [N[0] - 1, N[1], N[2], N[3]]);
         assert!(Scalar::from_raw_limbs(N).is_none());
     }

@@ -1,7 +1,7 @@
 //! [`sign`]: an ECDSA signature with a caller-chosen k.
 
+use super::fixed_base_ct::{inverse_ct, mul_generator_secret};
 use super::{ExtendedSignature, Scalar, SignError, ELEMENT_UPPER_BOUND};
-use crate::curve::mul_generator_ct;
 use crate::Felt;
 
 /// Signs `message` (a hash below 2^251) with `private_key` and the nonce `k`:
@@ -10,9 +10,9 @@ use crate::Felt;
 /// Use a fresh secret k for every signature (for example [`rfc6979_generate_k`]); reusing k
 /// reveals the private key.
 ///
-/// Constant time in `private_key` and `k`: k·G is the constant-time fixed-base multiplication,
-/// Z is inverted with a fixed-exponent power, and k is inverted modulo n with a fixed-exponent
-/// power ([`Scalar::inverse`]). Only the final checks on the public outputs r and s branch.
+/// Constant time in `private_key` and `k`: k·G is the constant-time fixed-base multiplication
+/// (`fixed_base_ct.rs`), Z is inverted modulo p and k modulo n with the constant-time safegcd
+/// ([`Scalar::inverse`]). Only the final checks on the public outputs r and s branch.
 ///
 /// # Errors
 /// - [`SignError::InvalidMessageHash`] if `message >= 2^251`;
@@ -24,9 +24,9 @@ pub fn sign(private_key: &Felt, message: &Felt, k: &Felt) -> Result<ExtendedSign
     if *message >= ELEMENT_UPPER_BOUND {
         return Err(SignError::InvalidMessageHash);
     }
-    let point = mul_generator_ct(&k.to_raw_limbs());
+    let point = mul_generator_secret(k);
     // Z = 0 exactly when k ≡ 0 (mod n); the zero "inverse" then gives r = 0, rejected below.
-    let zinv = point.z.inverse().unwrap_or(Felt::ZERO);
+    let zinv = inverse_ct(&point.z);
     let zinv2 = zinv.square();
     let r = point.x * zinv2;
     let y = point.y * zinv2 * zinv;
