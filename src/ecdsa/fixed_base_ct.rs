@@ -1,24 +1,25 @@
 //! Constant-time k·G for secret k (private keys, nonces): [`mul_generator_secret`].
 //!
 //! # Method
-//! k is first reduced modulo n (so k < n < 2^252) and recoded into 51 signed radix-32 digits,
-//! k = Σ d_i·32^i with d_i ∈ [−16, 16] (window value plus carry v; if v > 16 the digit is
-//! v − 32 and 1 carries on). The top window holds bits 250..254 of a number below 2^252, so
-//! its value is at most 3 + 1 and never carries out. A table built once holds
-//! T[i][j − 1] = j·32^i·G (affine, 51 rows × 16 points, 51 KiB), and
-//! k·G = Σ sign(d_i)·T[i][|d_i| − 1]: 51 mixed additions (madd-2007-bl, 7M + 4S), no doubling.
+//! k is first reduced modulo n (so k < n < 2^252) and recoded into 43 signed radix-64 digits,
+//! k = Σ d_i·64^i with d_i ∈ [−32, 32] (window value plus carry v; if v > 32 the digit is
+//! v − 64 and 1 carries on); 42 windows cover bits 0..251 and digit 42 is the final carry
+//! (0 or 1). A table built once holds T[i][j − 1] = j·64^i·G (affine, 43 rows × 32 points,
+//! 86 KiB), and k·G = Σ sign(d_i)·T[i][|d_i| − 1]: 43 mixed additions (madd-2007-bl,
+//! 7M + 4S), no doubling.
 //!
 //! # Why the additions need no special cases
-//! Before step i the accumulator is A_i·G with A_i = Σ_(t<i) d_t·32^t, an integer with
-//! |A_i| <= 16·(32^i − 1)/31 < 0.52·32^i. The added point is d·32^i·G with 1 <= |d| <= 16, so
-//! A_i ∓ d·32^i is non-zero and, for 5i + 5 <= 250 (i <= 49), smaller than 16.52·2^245 < n in
+//! Before step i the accumulator is A_i·G with A_i = Σ_(t<i) d_t·64^t, an integer with
+//! |A_i| <= 32·(64^i − 1)/63 < 0.51·64^i. The added point is d·64^i·G with 1 <= |d| <= 32, so
+//! A_i ∓ d·64^i is non-zero and, for 6i + 6 <= 250 (i <= 40), smaller than 32.51·2^240 < n in
 //! absolute value: the two points are never equal or opposite. The only special case there is
-//! A_i = 0 (accumulator at infinity), handled with a masked select. The last step (i = 50) can
-//! meet equal or opposite points for some k, so it also computes the doubling and selects (the
-//! generic formula already yields Z3 = 2·Z1·H = 0, infinity, for opposite points).
+//! A_i = 0 (accumulator at infinity), handled with a masked select. The last two steps
+//! (i = 41, 42) can meet equal points for some k (k = 2^252 mod n does at step 41), so they also
+//! compute the doubling and select it (for opposite points the generic formula already yields
+//! Z3 = 2·Z1·H = 0, infinity).
 //!
 //! # Constant time
-//! The recoding uses arithmetic masks; each step reads all 16 entries of its row and keeps one
+//! The recoding uses arithmetic masks; each step reads all 32 entries of its row and keeps one
 //! with masks, negates y under a mask, and replaces the result with masks for a zero digit or an
 //! empty accumulator. No branch or memory index depends on k.
 
@@ -28,10 +29,10 @@ use crate::Felt;
 use std::sync::OnceLock;
 
 /// Bits per window.
-const W: usize = 5;
-/// Number of signed digits for a scalar below 2^252 (ceil(252 / 5)).
-const DIGITS: usize = 51;
-/// Table entries per row: |d| in 1..=16.
+const W: usize = 6;
+/// Number of signed digits for a scalar below 2^252: 42 windows and the final carry.
+const DIGITS: usize = 43;
+/// Table entries per row: |d| in 1..=32.
 const ENTRIES: usize = 1 << (W - 1);
 
 /// An affine table entry.
@@ -52,7 +53,7 @@ fn table() -> &'static [[Entry; ENTRIES]] {
                 points.push(m);
                 m = m.add(&base);
             }
-            // m = 17·base; the next base is 32·base = 2·(16·base).
+            // The next base is 2^W·base = 2·(2^(W−1)·base).
             base = points[points.len() - 1].double();
         }
         let affine = ProjectivePoint::batch_to_affine(&points);
@@ -93,18 +94,18 @@ fn window(k: &[u64; 4], start: usize) -> u64 {
     v & ((1 << W) - 1)
 }
 
-/// Signed digits (magnitude, negative-flag) of k < 2^252, in constant time.
+/// Signed digits (magnitude, negative flag) of k < 2^252, in constant time.
 #[inline(always)]
 fn recode(k: &[u64; 4]) -> [(u64, u64); DIGITS] {
     let mut out = [(0u64, 0u64); DIGITS];
     let mut carry = 0u64;
     for (i, o) in out.iter_mut().enumerate() {
         let v = window(k, W * i) + carry;
-        // neg = 1 iff v > 16.
-        let neg = (16u64.wrapping_sub(v)) >> 63;
-        // |d| = v when neg = 0, 32 − v when neg = 1.
+        // neg = 1 iff v > 2^(W−1).
+        let neg = ((1u64 << (W - 1)).wrapping_sub(v)) >> 63;
+        // |d| = v when neg = 0, 2^W − v when neg = 1.
         let mask = 0u64.wrapping_sub(neg);
-        let mag = (v & !mask) | ((32u64.wrapping_sub(v)) & mask);
+        let mag = (v & !mask) | ((1u64 << W).wrapping_sub(v) & mask);
         *o = (mag, neg);
         carry = neg;
     }
@@ -133,7 +134,7 @@ pub(crate) fn mul_generator_secret(k: &Felt) -> ProjectivePoint {
             formulas::add_affine_unchecked(acc.x, acc.y, acc.z, px, py);
         let acc_inf = ct_is_zero(&acc.z);
         if W * i + W > 250 {
-            // Last step (public index): equal points are possible, use the doubling then.
+            // Last steps (public index): equal points are possible, use the doubling then.
             let (dx, dy, dz) = formulas::double(acc.x, acc.y, acc.z);
             let use_double = ct_is_zero(&h) & ct_is_zero(&r) & (acc_inf ^ 1);
             x = Felt::select(&x, &dx, use_double);
@@ -211,7 +212,7 @@ mod tests {
             assert_eq!(out, k);
             assert_eq!(carry + acc[4], 0);
             for &(mag, _) in &d {
-                assert!(mag <= 16);
+                assert!(mag <= 1 << (W - 1));
             }
         }
     }
@@ -225,7 +226,7 @@ mod tests {
             let vt = GENERATOR.mul_vartime(&k.to_raw_limbs()).to_affine();
             assert_eq!(ct, vt);
         }
-        // Around the top-window special cases: k = 2^252 − n and its neighbours, n − 1, 0.
+        // Top-window special cases: k = 2^252 − n (equal points at step 41), neighbours, n − 1, 0.
         let n = Scalar::MODULUS_LIMBS;
         let two_252_minus_n = Felt::from_hex_unchecked(
             "0x7ffffffffffffef0000000000000000487eed9235184dcde1995dbe5239b2d1",
