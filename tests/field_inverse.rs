@@ -100,10 +100,14 @@ fn inverse_edges() {
     for a in edge_values() {
         let f = from_big(&a);
         match f.inverse() {
-            None => assert!(a.is_zero()),
+            None => {
+                assert!(a.is_zero());
+                assert_eq!(f.inverse_vartime(), None);
+            }
             Some(inv) => {
                 assert_eq!(to_big(inv), reference_inverse(&a), "inverse of {a:x}");
                 assert_eq!(f * inv, Felt::ONE);
+                assert_eq!(f.inverse_vartime(), Some(inv));
             }
         }
     }
@@ -155,6 +159,7 @@ proptest! {
             None => prop_assert!(a.is_zero()),
             Some(inv) => prop_assert_eq!(to_big(inv), reference_inverse(&a)),
         }
+        prop_assert_eq!(f.inverse_vartime(), f.inverse());
     }
 
     #[test]

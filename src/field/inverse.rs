@@ -26,6 +26,17 @@ impl Felt {
         Some(Felt(safegcd::invert_scaled_p(&self.0, &mont::R2)))
     }
 
+    /// The multiplicative inverse, or `None` for zero, in **variable time**: the number of
+    /// divstep batches and the branches inside them depend on the value. Use only on public
+    /// data (e.g. verification, point normalisation of public points); for secrets use
+    /// [`Felt::inverse`]. Returns the same value as [`Felt::inverse`].
+    pub fn inverse_vartime(&self) -> Option<Felt> {
+        if self.is_zero() {
+            return None;
+        }
+        Some(Felt(safegcd::invert_scaled_p_vartime(&self.0, &mont::R2)))
+    }
+
     /// Replaces every element by its inverse with Montgomery's trick: one inversion and
     /// 3(n−1) multiplications for the whole slice.
     ///

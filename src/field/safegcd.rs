@@ -291,6 +291,71 @@ pub(crate) fn invert_scaled_with(x: &[u64; 4], c: &[u64; 4], m: &Modulus) -> [u6
     from_signed62(&d)
 }
 
+/// 62 divsteps in variable time (the original divstep, `δ` starting at 1, tracked as
+/// `eta = −δ`), skipping runs of zero bits of `g` at once. Returns the new eta and `T` with
+/// `2^62·(f_62, g_62) = T·(f_0, g_0)`. Not constant time: for public inputs only.
+#[inline(always)]
+fn divsteps_62_var(mut eta: i64, f0: u64, g0: u64) -> (i64, Trans) {
+    let (mut u, mut v, mut q, mut r) = (1i64, 0i64, 0i64, 1i64);
+    let (mut f, mut g) = (f0, g0);
+    let mut left = 62u32;
+    loop {
+        // Even steps: g /= 2 (the f-row doubles), δ += 1, for every trailing zero of g.
+        let zeros = core::cmp::min(g.trailing_zeros(), left);
+        g >>= zeros;
+        u <<= zeros;
+        v <<= zeros;
+        eta -= zeros as i64;
+        left -= zeros;
+        if left == 0 {
+            break;
+        }
+        // g is odd. If δ > 0: (f, g) ← (g, −f), and δ ← −δ (the "+1" comes with the halving).
+        if eta < 0 {
+            eta = -eta;
+            (f, g) = (g, f.wrapping_neg());
+            (u, v, q, r) = (q, r, -u, -v);
+        }
+        // g ← g + f (even now); the halving happens at the top of the loop.
+        g = g.wrapping_add(f);
+        q += u;
+        r += v;
+    }
+    (eta, Trans { u, v, q, r })
+}
+
+/// `c / x mod M` in variable time (runs only as many divstep batches as the input needs), for
+/// `x, c < M`; returns 0 when `x = 0`. For public inputs only.
+#[inline(always)]
+pub(crate) fn invert_scaled_vartime_with(x: &[u64; 4], c: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let mut eta = -1i64; // δ = 1
+    let mut f = m.m62;
+    let mut g = to_signed62(x);
+    let mut d = [0i64; 5];
+    let mut e = to_signed62(c);
+    while (g[0] | g[1] | g[2] | g[3] | g[4]) != 0 {
+        let (z, t) = divsteps_62_var(eta, f[0] as u64, g[0] as u64);
+        eta = z;
+        update_fg(&mut f, &mut g, t);
+        update_de(&mut d, &mut e, t, m);
+    }
+    let neg = f[4] >> 63;
+    normalize(&mut d, neg, m);
+    from_signed62(&d)
+}
+
+/// `c / x mod p` in variable time for `x, c < p` (0 when `x = 0`). Public inputs only.
+pub(crate) fn invert_scaled_p_vartime(x: &[u64; 4], c: &[u64; 4]) -> [u64; 4] {
+    invert_scaled_vartime_with(x, c, &MODULUS_P)
+}
+
+/// `x^(−1) mod n` in variable time for `x < n` (0 maps to 0). Public inputs only (e.g. the
+/// `s^(−1)` of signature verification).
+#[allow(dead_code)]
+pub(crate) fn invert_mod_n_vartime(x: &[u64; 4]) -> [u64; 4] {
+    invert_scaled_vartime_with(x, &[1, 0, 0, 0], &MODULUS_N)
+}
+
 /// `x^(−1) mod M` in constant time for `x < M` (0 maps to 0).
 #[allow(dead_code)]
 pub(crate) fn invert(x: &[u64; 4], m: &Modulus) -> [u64; 4] {
@@ -362,6 +427,8 @@ mod tests {
         digits.resize(4, 0);
         let x = [digits[0], digits[1], digits[2], digits[3]];
         let got = big(&invert(&x, m));
+        let got_var = big(&invert_scaled_vartime_with(&x, &[1, 0, 0, 0], m));
+        assert_eq!(got, got_var, "vartime inverse of {xb:x} mod {mb:x}");
         let expected = if xb == num_bigint::BigUint::from(0u32) {
             xb.clone()
         } else {
