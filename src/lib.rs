@@ -10,8 +10,10 @@
 
 pub mod curve;
 pub mod field;
+pub mod pedersen;
 
 pub use field::{Felt, FeltError, PackedFelt};
+pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
 pub mod ecdsa;
 pub use ecdsa::{
     get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
