@@ -1,25 +1,26 @@
 //! Constant-time k·G for secret k (private keys, nonces): [`mul_generator_secret`].
 //!
 //! # Method
-//! k is first reduced modulo n (so k < n < 2^252) and recoded into 43 signed radix-64 digits,
-//! k = Σ d_i·64^i with d_i ∈ [−32, 32] (window value plus carry v; if v > 32 the digit is
-//! v − 64 and 1 carries on); 42 windows cover bits 0..251 and digit 42 is the final carry
-//! (0 or 1). A table built once holds T[i][j − 1] = j·64^i·G (affine, 43 rows × 32 points,
-//! 86 KiB), and k·G = Σ sign(d_i)·T[i][|d_i| − 1]: 43 mixed additions (madd-2007-bl,
-//! 7M + 4S), no doubling.
+//! k is first reduced modulo n (so k < n < 2^252) and recoded into 37 signed radix-128 digits,
+//! k = Σ d_i·128^i with d_i ∈ [−64, 64] (window value plus carry v; if v > 64 the digit is
+//! v − 128 and 1 carries on); 36 windows cover bits 0..251 and digit 36 is the final carry
+//! (0 or 1). A table built once holds T[i][j − 1] = j·128^i·G (affine, 37 rows × 64 points,
+//! 148 KiB), and k·G = Σ sign(d_i)·T[i][|d_i| − 1]: 37 mixed additions (madd-2007-bl,
+//! 7M + 4S), no doubling. (Radix 64 and 256 measured about the same under load; 128 trades
+//! the table scan against the number of additions.)
 //!
 //! # Why the additions need no special cases
-//! Before step i the accumulator is A_i·G with A_i = Σ_(t<i) d_t·64^t, an integer with
-//! |A_i| <= 32·(64^i − 1)/63 < 0.51·64^i. The added point is d·64^i·G with 1 <= |d| <= 32, so
-//! A_i ∓ d·64^i is non-zero and, for 6i + 6 <= 250 (i <= 40), smaller than 32.51·2^240 < n in
-//! absolute value: the two points are never equal or opposite. The only special case there is
-//! A_i = 0 (accumulator at infinity), handled with a masked select. The last two steps
-//! (i = 41, 42) can meet equal points for some k (k = 2^252 mod n does at step 41), so they also
-//! compute the doubling and select it (for opposite points the generic formula already yields
-//! Z3 = 2·Z1·H = 0, infinity).
+//! Before step i the accumulator is A_i·G with A_i = Σ_(t<i) d_t·128^t, an integer with
+//! |A_i| <= 64·(128^i − 1)/127 < 0.51·128^i. The added point is d·128^i·G with
+//! 1 <= |d| <= 64, so A_i ∓ d·128^i is non-zero and, for 7i + 7 <= 250 (i <= 34), smaller than
+//! 64.51·2^238 < n in absolute value: the two points are never equal or opposite. The only
+//! special case there is A_i = 0 (accumulator at infinity), handled with a masked select. The
+//! last two steps (i = 35, 36) can meet equal points for some k (k = 2^252 mod n does at
+//! step 35), so they also compute the doubling and select it (for opposite points the generic
+//! formula already yields Z3 = 2·Z1·H = 0, infinity).
 //!
 //! # Constant time
-//! The recoding uses arithmetic masks; each step reads all 32 entries of its row and keeps one
+//! The recoding uses arithmetic masks; each step reads all 64 entries of its row and keeps one
 //! with masks, negates y under a mask, and replaces the result with masks for a zero digit or an
 //! empty accumulator. No branch or memory index depends on k.
 
@@ -29,10 +30,10 @@ use crate::Felt;
 use std::sync::OnceLock;
 
 /// Bits per window.
-const W: usize = 6;
-/// Number of signed digits for a scalar below 2^252: 42 windows and the final carry.
-const DIGITS: usize = 43;
-/// Table entries per row: |d| in 1..=32.
+const W: usize = 7;
+/// Number of signed digits for a scalar below 2^252: 36 windows and the final carry.
+const DIGITS: usize = 37;
+/// Table entries per row: |d| in 1..=64.
 const ENTRIES: usize = 1 << (W - 1);
 
 /// An affine table entry.
@@ -226,7 +227,7 @@ mod tests {
             let vt = GENERATOR.mul_vartime(&k.to_raw_limbs()).to_affine();
             assert_eq!(ct, vt);
         }
-        // Top-window special cases: k = 2^252 − n (equal points at step 41), neighbours, n − 1, 0.
+        // Top-window special cases: k = 2^252 − n (equal points at step 35), neighbours, n − 1, 0.
         let n = Scalar::MODULUS_LIMBS;
         let two_252_minus_n = Felt::from_hex_unchecked(
             "0x7ffffffffffffef0000000000000000487eed9235184dcde1995dbe5239b2d1",
