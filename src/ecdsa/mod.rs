@@ -27,7 +27,6 @@ mod rfc6979;
 mod scalar;
 mod sign;
 mod signature;
-mod sqrt;
 mod verify;
 
 pub use error::{RecoverError, SignError, VerifyError};

@@ -1,6 +1,5 @@
 //! [`recover`]: the public key of a signature with its `v`.
 
-use super::sqrt::sqrt_vartime;
 use super::{RecoverError, Scalar, ELEMENT_UPPER_BOUND};
 use crate::curve::{double_scalar_mul_vartime, AffinePoint, BETA};
 use crate::Felt;
@@ -33,7 +32,9 @@ pub fn recover(message: &Felt, r: &Felt, s: &Felt, v: &Felt) -> Result<Felt, Rec
     if *v > Felt::ONE {
         return Err(RecoverError::InvalidV);
     }
-    let y = sqrt_vartime(&(r.square() * r + r + BETA)).ok_or(RecoverError::InvalidR)?;
+    let y = (r.square() * r + r + BETA)
+        .sqrt()
+        .ok_or(RecoverError::InvalidR)?;
     let y = if (y.to_raw_limbs()[0] & 1) != v.to_raw_limbs()[0] {
         -y
     } else {

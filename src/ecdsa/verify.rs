@@ -1,7 +1,6 @@
 //! [`verify`]: ECDSA verification against an x-only public key.
 
 use super::gen_table::mul_generator_vartime;
-use super::sqrt::sqrt_vartime;
 use super::{Scalar, VerifyError, ELEMENT_UPPER_BOUND};
 use crate::curve::{AffinePoint, ProjectivePoint, BETA};
 use crate::Felt;
@@ -39,7 +38,9 @@ pub fn verify(public_key: &Felt, message: &Felt, r: &Felt, s: &Felt) -> Result<b
         return Err(VerifyError::InvalidS);
     }
     let x = *public_key;
-    let y = sqrt_vartime(&(x.square() * x + x + BETA)).ok_or(VerifyError::InvalidPublicKey)?;
+    let y = (x.square() * x + x + BETA)
+        .sqrt()
+        .ok_or(VerifyError::InvalidPublicKey)?;
     let q = AffinePoint::new_unchecked(x, y);
 
     // s < 2^251 < n and s ≠ 0, so s is invertible modulo n.
