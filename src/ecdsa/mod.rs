@@ -17,6 +17,17 @@
 //! # Secrets
 //! [`get_public_key`] and [`sign`] take no branch and no table index that depends on the
 //! private key or k (see each function).
+//!
+//! # Where starknet-crypto 0.8 panics (and what happens here instead)
+//! Every input for which starknet-crypto returns has the same result or error here
+//! (tests/ecdsa.rs checks this differentially). Where it panics on the point at infinity:
+//! - `get_public_key(d)` with d ≡ 0 (mod n): returns 0;
+//! - `sign` with k = n: `Err(InvalidK)`;
+//! - `verify` when m·w·G + r·w·Q is infinity: the other candidate m·w·G − r·w·Q decides;
+//! - `recover` when s·R = m·G: `Err(InvalidS)`.
+//!
+//! [`rfc6979_generate_k`] follows cairo-lang, which differs from starknet-crypto 0.8 only for
+//! a message hash in [n, p) (see its module).
 
 mod error;
 mod fixed_base_ct;
