@@ -13,10 +13,19 @@
 //! `m·P3`. A full multiplication is 16 limb products plus 4 for the reduction; a square is
 //! 10 plus 4.
 //!
+//! # Layout of the products
+//! [`mul`] interleaves the product rows with the reduction steps (CIOS: only five limbs live);
+//! [`square`] forms the ten distinct limb products, doubles the cross terms and then reduces
+//! ([`reduce`]). In both, the last reduction step and the final conditional subtraction are one
+//! computation: `X = u − p` is formed directly from the five-limb partial sum (its sign comes
+//! out of one borrow chain that waits only on the top limbs) and the result is `X` or `X + p`.
+//! [`add`] forms `a + b` and `a + (b − p)` side by side, so a chain `x ← x + y` waits for one
+//! carry chain and a select.
+//!
 //! # Bounds
 //! For inputs `a, b < 2p`, the reduced value `(a·b + M·p) / 2^256 < p·(4p/2^256 + 1) < 1.25·p`,
 //! so one conditional subtraction gives a canonical result. All conditional steps are
-//! branch-free (mask selects).
+//! branch-free (mask selects; the compiler may emit `cmov`, never a branch on the data).
 
 /// p in little-endian 64-bit limbs.
 pub(crate) const P: [u64; 4] = [1, 0, 0, 0x0800_0000_0000_0011];
@@ -73,6 +82,10 @@ const fn select(a: [u64; 4], b: [u64; 4], choice: u64) -> [u64; 4] {
 }
 
 /// Subtracts p if `a >= p`, without branching. Precondition: `a < 2p`.
+///
+/// Part of this module's API for other arithmetic (SIMD lanes, lazy sums); the field
+/// operations here fold their conditional subtraction into their own carry chains.
+#[allow(dead_code)]
 #[inline(always)]
 pub(crate) const fn reduce_once(a: [u64; 4]) -> [u64; 4] {
     let (d0, b) = sbb(a[0], P[0], 0);
@@ -103,16 +116,27 @@ pub(crate) const fn add(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
     select([s0, s1, s2, s3], [t0, t1, t2, t3], ge)
 }
 
-/// `2a mod p`: `a + a` with one carry chain (no multiplication, no shift-double
-/// instructions, which are slow on some x86 cores), then one conditional subtraction of p.
-/// Branch-free.
+/// `2a mod p`: `a + a`, then one conditional subtraction of p. Branch-free.
+///
+/// The limbs of p are passed through an "opaque zero" (`a3 >> 63`, which is 0 for every
+/// canonical input, but the optimiser cannot know it). Without it, LLVM specialises the borrow
+/// chain for the limbs `[1, 0, 0, P3]` into a longer sequence of flag materialisations, which
+/// is slower on the critical path of a chain of doublings.
 #[inline(always)]
 pub(crate) const fn double(a: [u64; 4]) -> [u64; 4] {
-    let (t0, c) = adc(a[0], a[0], 0);
-    let (t1, c) = adc(a[1], a[1], c);
-    let (t2, c) = adc(a[2], a[2], c);
-    let (t3, _) = adc(a[3], a[3], c);
-    reduce_once([t0, t1, t2, t3])
+    let z = a[3] >> 63;
+    // a + (a + z): an addition chain, which LLVM would otherwise turn into double-shift
+    // instructions (slow on some x86 cores).
+    let (t0, c) = adc(a[0], a[0] + z, 0);
+    let (t1, c) = adc(a[1], a[1] + z, c);
+    let (t2, c) = adc(a[2], a[2] + z, c);
+    let (t3, _) = adc(a[3], a[3] + z, c);
+    let (d0, b) = sbb(t0, P[0] + z, 0);
+    let (d1, b) = sbb(t1, P[1] + z, b);
+    let (d2, b) = sbb(t2, P[2] + z, b);
+    let (d3, b) = sbb(t3, P[3] + z, b);
+    // b == 1 means 2a < p: keep 2a.
+    select([d0, d1, d2, d3], [t0, t1, t2, t3], b)
 }
 
 /// `a - b mod p`. Inputs canonical; output canonical. Branch-free: p is added back under a mask
@@ -380,6 +404,15 @@ mod tests {
             prop_assert_eq!(big(&add(a, b)), (big(&a) + big(&b)) % &p);
             prop_assert_eq!(big(&double(a)), (big(&a) * 2u32) % &p);
             prop_assert_eq!(big(&sub(a, b)), (big(&a) + &p - big(&b)) % &p);
+            prop_assert_eq!(reduce_once(a), a);
+            let (ap, _) = {
+                let (s0, c) = adc(a[0], P[0], 0);
+                let (s1, c) = adc(a[1], P[1], c);
+                let (s2, c) = adc(a[2], P[2], c);
+                let (s3, c) = adc(a[3], P[3], c);
+                ([s0, s1, s2, s3], c)
+            };
+            prop_assert_eq!(reduce_once(ap), a);
         }
     }
 

@@ -14,17 +14,19 @@
 //! Starting from `δ = 1/2`, `f = M` (odd), `g = x` with `0 <= x < M < 2^256`, 590 divsteps
 //! always reach `g = 0` and `f = ±gcd(M, x)` (the bound of the write-up, section "Bounds on the
 //! number of divsteps", computed with the safegcd-bounds convex-hull method for 256-bit
-//! inputs). We run exactly 10 batches of 59 = 590 divsteps, whatever the input.
+//! inputs). We run exactly 10 batches of 60 = 600 divsteps, whatever the input (extra
+//! divsteps after `g = 0` leave `f` and `d` unchanged).
 //!
-//! Each batch only looks at the low 62 bits of `f` and `g` and yields a transition matrix
-//! `T = [[u, v], [q, r]]` with `2^62·(f', g') = T·(f, g)`; the matrix entries obey
-//! `|u| + |v| <= 2^62` and `|q| + |r| <= 2^62` (each divstep at most doubles a row sum, and the
-//! rows start at 2^3 = 8 so that the scale is 2^62 after 59 steps). The matrix is then applied to
+//! Each batch only looks at the low 62 bits of `f` and `g`. It runs two rounds of 30 divsteps
+//! whose 2×2 transition matrices have entries below 2^30, so each matrix row fits in one
+//! 64-bit word as two 32-bit fields (see `divsteps_30_packed`); their product, scaled by 4,
+//! is `T = [[u, v], [q, r]]` with `2^62·(f', g') = T·(f, g)` and `|u| + |v| <= 2^62`,
+//! `|q| + |r| <= 2^62` (each divstep at most doubles a row sum). The matrix is then applied to
 //! the full-width `(f, g)` (an exact division by 2^62) and to `(d, e)` modulo M.
 //!
 //! `d` and `e` track `d·x ≡ c·f` and `e·x ≡ c·g (mod M)` (starting at `d = 0`, `e = c`), so when
 //! `f = ±1` the answer `c/x mod M` is `±d`. Taking `c = 1` gives the plain inverse; Felt uses
-//! `c = R²` to land directly in Montgomery form (see [`invert_scaled`]).
+//! `c = R²` to land directly in Montgomery form (see [`invert_scaled_with`]).
 //!
 //! # Representation and bounds
 //! Numbers are held as five *signed-62* limbs: value `Σ l_i·2^(62i)`, limbs 0..3 in
@@ -42,9 +44,8 @@
 /// Mask of the low 62 bits.
 const M62: u64 = u64::MAX >> 2;
 
-/// Number of divsteps per batch.
-const STEPS: usize = 59;
-/// Number of batches: 10 · 59 = 590 divsteps, enough for any modulus below 2^256.
+/// Number of batches of 60 divsteps: 10 · 60 = 600 >= 590 divsteps, enough for any modulus
+/// below 2^256.
 const BATCHES: usize = 10;
 
 /// A 256-bit odd modulus prepared for safegcd inversion.
@@ -137,42 +138,80 @@ struct Trans {
     r: i64,
 }
 
-/// 59 divsteps on the low bits of `f` (odd) and `g`, in constant time.
+/// 30 divsteps in constant time with each matrix row packed in one word.
 ///
-/// `zeta = −(δ + 1/2)` carries δ as an integer. Returns the new zeta and the matrix `T` with
-/// `2^62·(f_59, g_59) = T·(f_0, g_0)`.
+/// The f-row `(u, v)` is held as `u + v·2^32` and the g-row `(q, r)` as `q + r·2^32` (as
+/// wrapping 64-bit integers): the divstep only adds, negates, swaps and doubles whole rows,
+/// which are linear, so the packed words stay exact while `|u|, |v|, |q|, |r| < 2^31`; after
+/// 30 steps every row sum is at most 2^30. The swap case takes the old g-row and g (a masked
+/// select) instead of adding the updated g-row back, which keeps f off the g dependency chain.
+///
+/// Returns the new zeta and `T` with `2^30·(f_30, g_30) = T·(f_0, g_0)`.
 #[inline(always)]
-fn divsteps_59(mut zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
-    // Rows start at 8 = 2^(62 − 59) so the result has the scale 2^62.
-    let (mut u, mut v, mut q, mut r) = (8i64, 0i64, 0i64, 8i64);
+fn divsteps_30_packed(mut zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
     let (mut f, mut g) = (f0, g0);
+    let mut fr: u64 = 1; // u = 1, v = 0
+    let mut gr: u64 = 1 << 32; // q = 0, r = 1
+                               // One divstep; the loop below runs it 6 × 5 times (unrolled by 5 so the compiler can
+                               // rename registers instead of copying them).
+    macro_rules! step {
+        () => {{
+            let c1 = (zeta >> 63) as u64; // δ > 0
+            let c2 = (g & 1).wrapping_neg(); // g odd
+            let s = c1 & c2; // swap
+            let x = (f ^ c1).wrapping_sub(c1); // ±f
+            let y = (fr ^ c1).wrapping_sub(c1); // ±f-row
+            let f_next = f ^ ((f ^ g) & s);
+            let fr_next = fr ^ ((fr ^ gr) & s);
+            g = g.wrapping_add(x & c2);
+            gr = gr.wrapping_add(y & c2);
+            zeta = (zeta ^ s as i64).wrapping_sub(1);
+            f = f_next;
+            fr = fr_next;
+            g >>= 1;
+            fr = fr.wrapping_add(fr);
+        }};
+    }
     let mut i = 0;
-    while i < STEPS {
-        // c1 = −1 iff δ > 0 (zeta < 0).
-        let c1 = zeta >> 63;
-        // c2 = −1 iff g is odd.
-        let c2 = ((g & 1) as i64).wrapping_neg();
-        // (x, y, z) = ±(f, u, v): negated when δ > 0.
-        let x = (f ^ c1 as u64).wrapping_sub(c1 as u64);
-        let y = (u ^ c1).wrapping_sub(c1);
-        let z = (v ^ c1).wrapping_sub(c1);
-        // If g is odd: g += x, (q, r) += (y, z). Now g is even.
-        g = g.wrapping_add(x & c2 as u64);
-        q = q.wrapping_add(y & c2);
-        r = r.wrapping_add(z & c2);
-        // Swap case (δ > 0 and g odd): f += new g, i.e. f becomes the old g; same for (u, v).
-        let c1 = c1 & c2;
-        zeta = (zeta ^ c1).wrapping_sub(1);
-        f = f.wrapping_add(g & c1 as u64);
-        u = u.wrapping_add(q & c1);
-        v = v.wrapping_add(r & c1);
-        // g /= 2; the f-row is doubled instead of halving g's.
-        g >>= 1;
-        u = u.wrapping_shl(1);
-        v = v.wrapping_shl(1);
+    while i < 6 {
+        step!();
+        step!();
+        step!();
+        step!();
+        step!();
         i += 1;
     }
+    let unpack = |w: u64| {
+        let lo = (w as i64) << 32 >> 32;
+        (lo, (w as i64).wrapping_sub(lo) >> 32)
+    };
+    let (u, v) = unpack(fr);
+    let (q, r) = unpack(gr);
     (zeta, Trans { u, v, q, r })
+}
+
+/// 60 divsteps in constant time: two packed rounds of 30, the second on the low bits of
+/// `(f_30, g_30) = T_1·(f, g) / 2^30` (exact in the 32 bits above bit 30 of the 62 known), and
+/// the product matrix `T_2·T_1` (entries below 2^60) scaled by 4 to the common 2^62 scale.
+#[inline(always)]
+fn divsteps_60(zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
+    let (zeta, t1) = divsteps_30_packed(zeta, f0, g0);
+    let f1 = (t1.u as u64)
+        .wrapping_mul(f0)
+        .wrapping_add((t1.v as u64).wrapping_mul(g0))
+        >> 30;
+    let g1 = (t1.q as u64)
+        .wrapping_mul(f0)
+        .wrapping_add((t1.r as u64).wrapping_mul(g0))
+        >> 30;
+    let (zeta, t2) = divsteps_30_packed(zeta, f1, g1);
+    let t = Trans {
+        u: (t2.u * t1.u + t2.v * t1.q) << 2,
+        v: (t2.u * t1.v + t2.v * t1.r) << 2,
+        q: (t2.q * t1.u + t2.r * t1.q) << 2,
+        r: (t2.q * t1.v + t2.r * t1.r) << 2,
+    };
+    (zeta, t)
 }
 
 /// `(f, g) ← T·(f, g) / 2^62`, exact. Inputs and outputs in `[−M, M]`.
@@ -279,7 +318,7 @@ pub(crate) fn invert_scaled_with(x: &[u64; 4], c: &[u64; 4], m: &Modulus) -> [u6
     let mut e = to_signed62(c);
     let mut i = 0;
     while i < BATCHES {
-        let (z, t) = divsteps_59(zeta, f[0] as u64, g[0] as u64);
+        let (z, t) = divsteps_60(zeta, f[0] as u64, g[0] as u64);
         zeta = z;
         update_fg(&mut f, &mut g, t);
         update_de(&mut d, &mut e, t, m);
@@ -448,7 +487,13 @@ mod tests {
                 [0, 0, 1, 0],
                 [0, 0, 0, 1],
                 [0, 0, 0, 1 << 59],
-                [l[0] - 2, l[1], l[2], l[3]],
+                {
+                    // M − 2 (M's low limb may be 1, so borrow through the limbs).
+                    let (a0, b) = l[0].overflowing_sub(2);
+                    let (a1, b) = l[1].overflowing_sub(b as u64);
+                    let (a2, b) = l[2].overflowing_sub(b as u64);
+                    [a0, a1, a2, l[3] - b as u64]
+                },
                 [
                     (l[0] >> 1) | (l[1] << 63),
                     (l[1] >> 1) | (l[2] << 63),
