@@ -50,5 +50,7 @@ pub fn recover(message: &Felt, r: &Felt, s: &Felt, v: &Felt) -> Result<Felt, Rec
     if q.is_infinity() {
         return Err(RecoverError::InvalidS);
     }
-    Ok(q.to_affine().x)
+    // Z ≠ 0 here; x = X/Z².
+    let zinv = q.z.inverse_vartime().unwrap_or(Felt::ZERO);
+    Ok(q.x * zinv.square())
 }

@@ -11,7 +11,8 @@
 //! four limbs and one masked subtraction makes it canonical.
 //!
 //! # Constant time
-//! Every operation here runs in time independent of the values: conditional subtractions are masked, and [`Scalar::inverse`] is the constant-time
+//! Every operation here except [`Scalar::inverse_vartime`] runs in time independent of the
+//! values: conditional subtractions are masked, and [`Scalar::inverse`] is the constant-time
 //! safegcd of `crate::field::safegcd` (a fixed 590 divsteps).
 //!
 //! # Conversions from [`Felt`]
@@ -266,12 +267,15 @@ impl Scalar {
         acc
     }
 
-    /// The multiplicative inverse, or zero for zero, for public values (verification, key
-    /// recovery). Currently the same constant-time safegcd as [`Scalar::inverse`], which is
-    /// faster than the binary extended Euclid it replaced.
+    /// The multiplicative inverse, or zero for zero, in variable time (safegcd that stops as
+    /// soon as the input is done). For public values only (verification, key recovery).
     #[inline]
     pub fn inverse_vartime(&self) -> Scalar {
-        self.inverse()
+        Scalar(safegcd::invert_scaled_vartime_with(
+            &self.0,
+            &R2,
+            &safegcd::MODULUS_N,
+        ))
     }
 }
 
