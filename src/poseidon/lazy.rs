@@ -18,8 +18,9 @@
 //!   steps takes `m = -t_i`, which clears limb `i` with a carry of `(t_i ≠ 0)`, and adds the
 //!   one product `m·P3` at limb `i + 3`.
 //!
-//! All steps are branch-free. The carry chains are written with `overflowing_add` /
-//! `overflowing_sub` so that they compile to `adc` / `sbb`.
+//! All steps are branch-free. Carries are passed as `u64` through 128-bit sums (`adc`, `sbb`,
+//! `mac`), the form LLVM turns into clean `adc` / `sbb` chains; a subtraction is written as the
+//! addition `a + !b + 1`, whose carry out is the complement of the borrow.
 
 use crate::field::{Felt, PackedFelt};
 
@@ -104,9 +105,9 @@ fn add_2p(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
 /// returned below `t / 2^256 + p` without a final subtraction (see the module docs).
 ///
 /// Step `i` takes `m = -t_i`: `t_i + m` clears limb `i` with a carry of `(t_i ≠ 0)` that
-/// ripples through limbs `i+1, i+2`, and `m·P3` lands on limb `i + 3`. As `P3 < 2^60`,
-/// `t_{i+3} + m·P3 + carry + h < 2^124` for the previous step's high word `h < 2^60`, so the
-/// high word is carried in the next step's product instead of rippling to limb 7.
+/// ripples through limbs `i+1, i+2`, and `m·P3` lands on limb `i + 3`. As `P3 < 2^60`, every
+/// high word `h` is at most `2^60` and `t_{i+3} + m·P3 + carry + h < 2^125`, so the high word
+/// is carried into the next step's product instead of rippling up to limb 7.
 #[inline(always)]
 fn reduce(t: [u64; 8]) -> [u64; 4] {
     let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
