@@ -15,10 +15,10 @@ pub mod pedersen;
 
 pub use field::{Felt, FeltError, PackedFelt};
 pub mod poseidon;
+pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
-pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
 pub mod ecdsa;
 pub use ecdsa::{
     get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
