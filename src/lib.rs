@@ -11,3 +11,6 @@
 pub mod field;
 
 pub use field::{Felt, FeltError, PackedFelt};
+pub mod hash;
+pub mod merkle;
+pub mod state;
