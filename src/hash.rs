@@ -66,3 +66,16 @@ pub trait PairHash {
             .for_each(|(p, o)| Self::hash_batch(p, o));
     }
 }
+
+/// Starknet's Poseidon as a tree hash: `H(a, b) = poseidon_hash(a, b)` (the class trie's hash).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Poseidon;
+
+impl PairHash for Poseidon {
+    const NAME: &'static str = "poseidon";
+
+    #[inline]
+    fn hash(a: &Felt, b: &Felt) -> Felt {
+        crate::poseidon_hash(*a, *b)
+    }
+}
