@@ -8,14 +8,17 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod curve;
 pub mod field;
+pub mod pedersen;
 
 pub use field::{Felt, FeltError, PackedFelt};
 pub mod hash;
-pub use hash::{PairHash, Poseidon};
+pub use hash::{PairHash, Pedersen, Poseidon};
 pub mod merkle;
 pub mod state;
 pub mod poseidon;
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
+pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
