@@ -78,6 +78,23 @@ impl PairHash for Poseidon {
     fn hash(a: &Felt, b: &Felt) -> Felt {
         crate::poseidon_hash(*a, *b)
     }
+
+    /// SIMD lanes ([`crate::poseidon_hash_batch`], the backend detected at run time); the
+    /// default [`PairHash::hash_batch_par`] splits large batches over rayon and lands here.
+    fn hash_batch(pairs: &[[Felt; 2]], out: &mut [Felt]) {
+        assert_eq!(
+            pairs.len(),
+            out.len(),
+            "hash_batch: pairs and out lengths differ"
+        );
+        // One lane group per call: the `lanes` branch's batch driver (commit f2b8c9d) stores a
+        // full lane group with `store(&mut out[i..])`, which asserts when more than one group
+        // follows; calling it per group sidesteps that and costs one dispatch per group.
+        let lanes = crate::Backend::current().lanes();
+        for (p, o) in pairs.chunks(lanes).zip(out.chunks_mut(lanes)) {
+            crate::poseidon_hash_batch(p, o);
+        }
+    }
 }
 
 /// Starknet's Pedersen hash as a tree hash: `H(a, b) = pedersen_hash(a, b)` (the contract and
