@@ -6,8 +6,10 @@
 //! function that has a SIMD batch implementation therefore speeds every tree up by overriding
 //! those two methods; the trees themselves never call [`PairHash::hash`] in a loop.
 //!
-//! The implementations for Starknet's two hashes are the unit types `Poseidon`
-//! (`poseidon_hash(a, b)`) and `Pedersen` (`pedersen_hash(a, b)`).
+//! The implementations for Starknet's two hashes are the unit types [`Poseidon`]
+//! (`poseidon_hash(a, b)`; its batches run on SIMD lanes through [`crate::poseidon_hash_batch`])
+//! and [`Pedersen`] (`pedersen_hash(a, b)`; its batches use the scalar default for now, so a
+//! batched Pedersen only needs its two batch methods overridden here).
 
 use crate::Felt;
 use rayon::prelude::*;
@@ -79,20 +81,17 @@ impl PairHash for Poseidon {
         crate::poseidon_hash(*a, *b)
     }
 
-    /// SIMD lanes ([`crate::poseidon_hash_batch`], the backend detected at run time); the
-    /// default [`PairHash::hash_batch_par`] splits large batches over rayon and lands here.
+    /// SIMD lanes: [`crate::poseidon_hash_batch`] (the backend detected at run time).
     fn hash_batch(pairs: &[[Felt; 2]], out: &mut [Felt]) {
-        assert_eq!(
-            pairs.len(),
-            out.len(),
-            "hash_batch: pairs and out lengths differ"
-        );
-        // One lane group per call: the `lanes` branch's batch driver (commit f2b8c9d) stores a
-        // full lane group with `store(&mut out[i..])`, which asserts when more than one group
-        // follows; calling it per group sidesteps that and costs one dispatch per group.
-        let lanes = crate::Backend::current().lanes();
-        for (p, o) in pairs.chunks(lanes).zip(out.chunks_mut(lanes)) {
-            crate::poseidon_hash_batch(p, o);
+        crate::poseidon_hash_batch(pairs, out);
+    }
+
+    /// SIMD lanes on the rayon pool: [`crate::poseidon_hash_batch_par`] for large batches.
+    fn hash_batch_par(pairs: &[[Felt; 2]], out: &mut [Felt]) {
+        if pairs.len() < PAR_THRESHOLD || rayon::current_num_threads() < 2 {
+            crate::poseidon_hash_batch(pairs, out);
+        } else {
+            crate::poseidon_hash_batch_par(pairs, out);
         }
     }
 }

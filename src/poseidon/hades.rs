@@ -44,6 +44,33 @@ fn full_round<P: PackedFelt>(a: P, b: P, c: P, k: &[P::Constant]) -> (P, P, P) {
     mix(a, b, c)
 }
 
+/// One partial round in the coordinates `(A = 2a, s = a + b, c)`, where `c` already holds the
+/// round constant; `k` is the next partial round's constant.
+///
+/// With `y = c³` the MDS gives `a' = s + 2a + y`, `s' = a' + b' = 4a + 2y`, `c' = s - 2y`. In
+/// terms of `z = 2y = c²·(2c)` (the doubling runs beside the squaring, off the critical path):
+/// `s' = 2A + z`, `A' = 2a' = 2s + s'` and `c' + k = (s + k) - z`, where `s + k` is also off
+/// the critical path. Seven linear operations; the chain through the round is
+/// square → mul → sub.
+#[inline(always)]
+fn partial_round<P: PackedFelt>(big_a: P, s: P, c: P, k: &P::Constant) -> (P, P, P) {
+    let z = c.square().mul(c.double());
+    let s_next = big_a.double().add(z);
+    let a_next = s.double().add(s_next);
+    (a_next, s_next, s.add_constant(k).sub(z))
+}
+
+/// The last partial round, from `(A = 2a, s = a + b, c)` back to `(a, b, c)` without halving:
+/// `a' = s + (A + y)`, `s' = 2(A + y)`, `b' = s' - a'`, `c' = s - 2y`.
+#[inline(always)]
+fn last_partial_round<P: PackedFelt>(big_a: P, s: P, c: P) -> (P, P, P) {
+    let y = cube(c);
+    let w = big_a.add(y);
+    let a = s.add(w);
+    let b = w.double().sub(a);
+    (a, b, s.sub(y.double()))
+}
+
 /// The Hades permutation on `state`, using a prepared copy of the compressed schedule
 /// (`rc[i] = P::prepare(COMPRESSED_ROUND_CONSTANTS[i])`).
 #[inline(always)]
@@ -54,9 +81,14 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
     for k in first.chunks_exact(3) {
         (a, b, c) = full_round(a, b, c, k);
     }
-    for k in partial {
-        (a, b, c) = mix(a, b, cube(c.add_constant(k)));
+    // Partial rounds in the coordinates (A = 2a, s = a + b, c + constant).
+    let mut big_a = a.double();
+    let mut s = a.add(b);
+    c = c.add_constant(&partial[0]);
+    for k in &partial[1..] {
+        (big_a, s, c) = partial_round(big_a, s, c, k);
     }
+    (a, b, c) = last_partial_round(big_a, s, c);
     for k in last.chunks_exact(3) {
         (a, b, c) = full_round(a, b, c, k);
     }

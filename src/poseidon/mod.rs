@@ -16,16 +16,27 @@
 pub(crate) mod constants;
 pub(crate) mod hades;
 mod hasher;
+mod lazy;
 
 pub use hasher::PoseidonHasher;
 
-use crate::field::Felt;
+use crate::field::{Felt, PackedFelt};
 use constants::COMPRESSED_ROUND_CONSTANTS;
+use lazy::Lazy;
 
-/// The permutation on scalar field elements.
+/// The permutation on scalar field elements: the generic [`hades::permute`] instantiated with
+/// the lazily reduced scalar type [`lazy::Lazy`] (values below 2p inside, canonical out).
 #[inline]
 fn permute_scalar(state: &mut [Felt; 3]) {
-    hades::permute::<Felt>(state, &COMPRESSED_ROUND_CONSTANTS);
+    let mut s = [
+        Lazy::load(&state[0..1]),
+        Lazy::load(&state[1..2]),
+        Lazy::load(&state[2..3]),
+    ];
+    hades::permute::<Lazy>(&mut s, &COMPRESSED_ROUND_CONSTANTS);
+    for (x, out) in s.into_iter().zip(state.chunks_exact_mut(1)) {
+        x.store(out);
+    }
 }
 
 /// The Poseidon hash of two elements: `permute([x, y, 2])[0]`.
@@ -80,4 +91,23 @@ pub fn poseidon_hash_many<'a, I: IntoIterator<Item = &'a Felt>>(msgs: I) -> Felt
 /// The Hades permutation applied in place (named as in `starknet-crypto`).
 pub fn poseidon_permute_comp(state: &mut [Felt; 3]) {
     permute_scalar(state);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+        /// The lazily reduced scalar path equals the generic permutation on canonical `Felt`s.
+        #[test]
+        fn lazy_permute_equals_felt_permute(a in any::<[u8; 32]>(), b in any::<[u8; 32]>(), c in any::<[u8; 32]>()) {
+            let mut x = [a, b, c].map(|v| Felt::from_bytes_be_reduced(&v));
+            let mut y = x;
+            permute_scalar(&mut x);
+            hades::permute::<Felt>(&mut y, &COMPRESSED_ROUND_CONSTANTS);
+            prop_assert_eq!(x, y);
+        }
+    }
 }
