@@ -8,19 +8,28 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+// Layers, imported one way: field → backend → poseidon/pedersen/curve → ecdsa/merkle/state.
+mod backend;
+pub mod batch;
 pub mod class_hash;
 pub mod curve;
-pub mod field;
-pub mod pedersen;
-
-pub use field::{Felt, FeltError, PackedFelt};
-pub mod poseidon;
-pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
-pub use poseidon::{
-    poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
-};
 pub mod ecdsa;
+pub mod field;
+pub mod hash;
+pub mod merkle;
+pub mod pedersen;
+pub mod poseidon;
+pub mod state;
+
+pub use backend::{Backend, BackendError, BACKEND_ENV};
+pub use batch::*;
 pub use ecdsa::{
     get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
     Scalar, SignError, Signature, VerifyError,
+};
+pub use field::{Felt, FeltError, PackedFelt};
+pub use hash::{PairHash, Pedersen, Poseidon};
+pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
+pub use poseidon::{
+    poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
