@@ -2,8 +2,9 @@
 //! (starknet-types-core's curve, which starknet-crypto uses) and pathfinder-crypto 0.24.
 //!
 //! `cargo bench --bench pedersen -- --warm-up-time 1 --measurement-time 3`
+//! (`-- pedersen_hash_batch ...` for the batch group alone)
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
 
 use starkbatch::curve::{double_scalar_mul_vartime, mul_generator_ct, ProjectivePoint, GENERATOR};
@@ -76,6 +77,44 @@ fn bench_pedersen(c: &mut Criterion) {
         })
     });
     g.finish();
+}
+
+/// Batch size of the `pedersen_hash_batch` group.
+const BATCH: usize = 4096;
+
+/// A batch of 4096 hashes: `pedersen_hash_batch` (shared inversions) beside a loop of our scalar
+/// `pedersen_hash` and a loop of pathfinder-crypto's `pedersen_hash`.
+fn bench_pedersen_batch(c: &mut Criterion) {
+    let xs = inputs(BATCH, 0x0bad_cafe);
+    let ys = inputs(BATCH, 0xfeed_f00d);
+    let pairs: Vec<[Felt; 2]> = xs.iter().zip(&ys).map(|(x, y)| [*x, *y]).collect();
+    let pxs: Vec<_> = xs.iter().map(pf).collect();
+    let pys: Vec<_> = ys.iter().map(pf).collect();
+    black_box(starkbatch::pedersen_hash(&xs[0], &ys[0]));
+    let mut out = vec![Felt::ZERO; BATCH];
+    let mut pout = vec![pathfinder_crypto::Felt::ZERO; BATCH];
+
+    let mut g = c.benchmark_group("pedersen_hash_batch");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function("starkbatch/batch", |b| {
+        b.iter(|| starkbatch::pedersen_hash_batch(black_box(&pairs), black_box(&mut out)))
+    });
+    g.bench_function("starkbatch/scalar-loop", |b| {
+        b.iter(|| {
+            for (o, [x, y]) in out.iter_mut().zip(black_box(&pairs)) {
+                *o = starkbatch::pedersen_hash(x, y);
+            }
+        })
+    });
+    g.bench_function("pathfinder-crypto/loop", |b| {
+        b.iter(|| {
+            for ((o, x), y) in pout.iter_mut().zip(black_box(&pxs)).zip(&pys) {
+                *o = pathfinder_crypto::hash::pedersen_hash(*x, *y);
+            }
+        })
+    });
+    g.finish();
+    black_box((&out, &pout));
 }
 
 fn bench_curve(c: &mut Criterion) {
@@ -157,5 +196,5 @@ fn bench_curve(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_pedersen, bench_curve);
+criterion_group!(benches, bench_pedersen, bench_pedersen_batch, bench_curve);
 criterion_main!(benches);

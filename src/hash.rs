@@ -8,8 +8,8 @@
 //!
 //! The implementations for Starknet's two hashes are the unit types [`Poseidon`]
 //! (`poseidon_hash(a, b)`; its batches run on SIMD lanes through [`crate::poseidon_hash_batch`])
-//! and [`Pedersen`] (`pedersen_hash(a, b)`; its batches use the scalar default for now, so a
-//! batched Pedersen only needs its two batch methods overridden here).
+//! and [`Pedersen`] (`pedersen_hash(a, b)`; its batches share one field inversion per 256 hashes
+//! through [`crate::pedersen_hash_batch`]).
 
 use crate::Felt;
 use rayon::prelude::*;
@@ -107,5 +107,16 @@ impl PairHash for Pedersen {
     #[inline]
     fn hash(a: &Felt, b: &Felt) -> Felt {
         crate::pedersen_hash(a, b)
+    }
+
+    /// One shared field inversion per 256 hashes: [`crate::pedersen_hash_batch`].
+    fn hash_batch(pairs: &[[Felt; 2]], out: &mut [Felt]) {
+        crate::pedersen_hash_batch(pairs, out);
+    }
+
+    /// [`crate::pedersen_hash_batch_par`] on the rayon pool (the calling thread for short
+    /// batches or a single-thread pool).
+    fn hash_batch_par(pairs: &[[Felt; 2]], out: &mut [Felt]) {
+        crate::pedersen_hash_batch_par(pairs, out);
     }
 }

@@ -29,7 +29,10 @@ pub use ecdsa::{
 };
 pub use field::{Felt, FeltError, PackedFelt};
 pub use hash::{PairHash, Pedersen, Poseidon};
-pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
+pub use pedersen::{
+    pedersen_hash, pedersen_hash_array, pedersen_hash_batch, pedersen_hash_batch_par,
+    PedersenHasher,
+};
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };

@@ -2,7 +2,10 @@
 //! starknet-crypto 0.8 and pathfinder-crypto 0.24 on random and edge inputs.
 
 use proptest::prelude::*;
-use starkbatch::{pedersen_hash, pedersen_hash_array, Felt, PedersenHasher};
+use starkbatch::{
+    pedersen_hash, pedersen_hash_array, pedersen_hash_batch, pedersen_hash_batch_par, Felt,
+    PairHash, Pedersen, PedersenHasher,
+};
 
 fn shared_file(rel: &str) -> std::path::PathBuf {
     let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -208,5 +211,130 @@ proptest! {
             acc = reference_pathfinder(&acc, e);
         }
         prop_assert_eq!(out, reference_pathfinder(&acc, &Felt::from(v.len() as u64)));
+    }
+}
+
+/// Deterministic pseudo-random pairs (xorshift64*, reduced mod p), mixed with edge values.
+fn batch_pairs(n: usize, seed: u64) -> Vec<[Felt; 2]> {
+    let mut s = seed | 1;
+    let mut next = || {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        s.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let edges = edge_values();
+    (0..n)
+        .map(|i| {
+            let mut f = || {
+                let r = next();
+                if r % 4 == 0 {
+                    edges[(r >> 8) as usize % edges.len()]
+                } else {
+                    felt_from_limbs_reduced([next(), next(), next(), next()])
+                }
+            };
+            let a = f();
+            let b = if i % 7 == 3 { Felt::ZERO } else { f() };
+            [a, b]
+        })
+        .collect()
+}
+
+/// The batch of `pairs` by all four entry points, each checked against `pedersen_hash`.
+fn check_batch(pairs: &[[Felt; 2]]) {
+    let expected: Vec<Felt> = pairs.iter().map(|[a, b]| pedersen_hash(a, b)).collect();
+    let mut out = vec![Felt::MAX; pairs.len()];
+    pedersen_hash_batch(pairs, &mut out);
+    assert_eq!(out, expected, "pedersen_hash_batch, n = {}", pairs.len());
+    let mut out = vec![Felt::MAX; pairs.len()];
+    pedersen_hash_batch_par(pairs, &mut out);
+    assert_eq!(
+        out,
+        expected,
+        "pedersen_hash_batch_par, n = {}",
+        pairs.len()
+    );
+    let mut out = vec![Felt::MAX; pairs.len()];
+    Pedersen::hash_batch(pairs, &mut out);
+    assert_eq!(out, expected, "Pedersen::hash_batch, n = {}", pairs.len());
+    let mut out = vec![Felt::MAX; pairs.len()];
+    Pedersen::hash_batch_par(pairs, &mut out);
+    assert_eq!(
+        out,
+        expected,
+        "Pedersen::hash_batch_par, n = {}",
+        pairs.len()
+    );
+}
+
+#[test]
+fn batch_matches_scalar_on_every_edge_pair() {
+    let edges = edge_values();
+    let pairs: Vec<[Felt; 2]> = edges
+        .iter()
+        .flat_map(|x| edges.iter().map(move |y| [*x, *y]))
+        .collect();
+    // Several chunks (256) and a partial one.
+    assert!(pairs.len() > 512);
+    check_batch(&pairs);
+    // The references too, for the whole batch.
+    let mut out = vec![Felt::ZERO; pairs.len()];
+    pedersen_hash_batch(&pairs, &mut out);
+    for ([x, y], h) in pairs.iter().zip(&out) {
+        assert_eq!(*h, reference_pathfinder(x, y), "H({x}, {y})");
+    }
+}
+
+#[test]
+fn batch_matches_scalar_for_lengths_0_to_20_and_large() {
+    for n in 0..=20 {
+        check_batch(&batch_pairs(n, 0x1000 + n as u64));
+    }
+    for n in [255, 256, 257, 1000, 1025] {
+        check_batch(&batch_pairs(n, 0x2000 + n as u64));
+    }
+}
+
+#[test]
+fn batch_par_on_a_multi_thread_pool() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let pairs = batch_pairs(3000, 0x3000);
+    pool.install(|| check_batch(&pairs));
+}
+
+#[test]
+#[should_panic(expected = "lengths differ")]
+fn batch_panics_on_mismatched_lengths() {
+    let pairs = batch_pairs(3, 1);
+    let mut out = vec![Felt::ZERO; 2];
+    pedersen_hash_batch(&pairs, &mut out);
+}
+
+#[test]
+#[should_panic(expected = "lengths differ")]
+fn batch_par_panics_on_mismatched_lengths() {
+    let pairs = batch_pairs(100, 1);
+    let mut out = vec![Felt::ZERO; 101];
+    pedersen_hash_batch_par(&pairs, &mut out);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn batch_matches_scalar_proptest(
+        v in proptest::collection::vec((felt_strategy(), felt_strategy()), 0..40)
+    ) {
+        let pairs: Vec<[Felt; 2]> = v.into_iter().map(|(a, b)| [a, b]).collect();
+        let mut out = vec![Felt::MAX; pairs.len()];
+        pedersen_hash_batch(&pairs, &mut out);
+        for ([a, b], h) in pairs.iter().zip(&out) {
+            prop_assert_eq!(*h, pedersen_hash(a, b));
+            prop_assert_eq!(*h, reference_starknet_crypto(a, b));
+        }
     }
 }
