@@ -11,3 +11,7 @@
 pub mod field;
 
 pub use field::{Felt, FeltError, PackedFelt};
+pub mod poseidon;
+pub use poseidon::{
+    poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
+};

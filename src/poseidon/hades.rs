@@ -1,0 +1,173 @@
+//! The Hades permutation of Starknet's Poseidon, written once over [`PackedFelt`].
+//!
+//! # Math
+//! State `(a, b, c)` of three field elements. Rounds: 4 full, 83 partial, 4 full. A round adds
+//! constants, cubes (all three cells in a full round, cell 2 in a partial round) and multiplies
+//! by the MDS matrix `[[3,1,1],[1,-1,1],[1,1,-2]]`. This uses the compressed schedule of
+//! [`COMPRESSED_ROUND_CONSTANTS`](super::constants::COMPRESSED_ROUND_CONSTANTS) (107 constants:
+//! three per full round, one per partial round, see `constants.rs`), which gives exactly the
+//! textbook 91-round permutation (tested below).
+//!
+//! # The linear layer without multiplications
+//! With `s = a + b` and `t = s + c`: `M·(a, b, c) = (t + 2a, t - 2b, s - 2c)` (the last is
+//! `t - 3c`). That is 8 additions, subtractions or doublings per round and no multiplication.
+//!
+//! # Representation and bounds
+//! Whatever `P` guarantees between operations; [`PackedFelt::store`] makes values canonical.
+//! Only trait operations are used, so every lane type (scalar or SIMD) shares this code.
+
+use crate::field::PackedFelt;
+
+/// Number of constants in the compressed schedule.
+const N: usize = super::constants::N_CONSTANTS;
+
+/// `x³` with one squaring and one multiplication.
+#[inline(always)]
+fn cube<P: PackedFelt>(x: P) -> P {
+    x.square().mul(x)
+}
+
+/// The MDS layer `(t + 2a, t - 2b, t - 3c)` with `t = a + b + c`, using only add/sub/double.
+#[inline(always)]
+fn mix<P: PackedFelt>(a: P, b: P, c: P) -> (P, P, P) {
+    let s = a.add(b);
+    let t = s.add(c);
+    (t.add(a.double()), t.sub(b.double()), s.sub(c.double()))
+}
+
+/// A full round: add three constants, cube every cell, mix.
+#[inline(always)]
+fn full_round<P: PackedFelt>(a: P, b: P, c: P, k: &[P::Constant]) -> (P, P, P) {
+    let a = cube(a.add_constant(&k[0]));
+    let b = cube(b.add_constant(&k[1]));
+    let c = cube(c.add_constant(&k[2]));
+    mix(a, b, c)
+}
+
+/// One partial round in the coordinates `(A = 2a, s = a + b, c)`, where `c` already holds the
+/// round constant; `k` is the next partial round's constant.
+///
+/// With `y = c³` the MDS gives `a' = s + 2a + y`, `s' = a' + b' = 4a + 2y`, `c' = s - 2y`. In
+/// terms of `z = 2y = c²·(2c)` (the doubling runs beside the squaring, off the critical path):
+/// `s' = 2A + z`, `A' = 2a' = 2s + s'` and `c' + k = (s + k) - z`, where `s + k` is also off
+/// the critical path. Seven linear operations; the chain through the round is
+/// square → mul → sub.
+#[inline(always)]
+fn partial_round<P: PackedFelt>(big_a: P, s: P, c: P, k: &P::Constant) -> (P, P, P) {
+    let z = c.square().mul(c.double());
+    let s_next = big_a.double().add(z);
+    let a_next = s.double().add(s_next);
+    (a_next, s_next, s.add_constant(k).sub(z))
+}
+
+/// The last partial round, from `(A = 2a, s = a + b, c)` back to `(a, b, c)` without halving:
+/// `a' = s + (A + y)`, `s' = 2(A + y)`, `b' = s' - a'`, `c' = s - 2y`.
+#[inline(always)]
+fn last_partial_round<P: PackedFelt>(big_a: P, s: P, c: P) -> (P, P, P) {
+    let y = cube(c);
+    let w = big_a.add(y);
+    let a = s.add(w);
+    let b = w.double().sub(a);
+    (a, b, s.sub(y.double()))
+}
+
+/// The Hades permutation on `state`, using a prepared copy of the compressed schedule
+/// (`rc[i] = P::prepare(COMPRESSED_ROUND_CONSTANTS[i])`).
+#[inline(always)]
+pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) {
+    let [mut a, mut b, mut c] = *state;
+    let (first, rest) = rc.split_at(12);
+    let (partial, last) = rest.split_at(83);
+    for k in first.chunks_exact(3) {
+        (a, b, c) = full_round(a, b, c, k);
+    }
+    // Partial rounds in the coordinates (A = 2a, s = a + b, c + constant).
+    let mut big_a = a.double();
+    let mut s = a.add(b);
+    c = c.add_constant(&partial[0]);
+    for k in &partial[1..] {
+        (big_a, s, c) = partial_round(big_a, s, c, k);
+    }
+    (a, b, c) = last_partial_round(big_a, s, c);
+    for k in last.chunks_exact(3) {
+        (a, b, c) = full_round(a, b, c, k);
+    }
+    *state = [a, b, c];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::constants::tests::{raw_constants, to_felt};
+    use super::super::constants::COMPRESSED_ROUND_CONSTANTS;
+    use super::*;
+    use crate::field::Felt;
+    use proptest::prelude::*;
+
+    /// The textbook permutation: 91 rounds, each adding all three raw constants.
+    fn textbook(state: &mut [Felt; 3], ark: &[[Felt; 3]]) {
+        for (i, row) in ark.iter().enumerate() {
+            for j in 0..3 {
+                state[j] += row[j];
+            }
+            let full = !(4..87).contains(&i);
+            for (j, x) in state.iter_mut().enumerate() {
+                if full || j == 2 {
+                    *x = *x * *x * *x;
+                }
+            }
+            let [a, b, c] = *state;
+            // [[3,1,1],[1,-1,1],[1,1,-2]] as a plain matrix product.
+            let three = Felt::from(3u64);
+            let two = Felt::from(2u64);
+            *state = [three * a + b + c, a - b + c, a + b - two * c];
+        }
+    }
+
+    fn ark_felts() -> &'static [[Felt; 3]] {
+        static ARK: std::sync::OnceLock<Vec<[Felt; 3]>> = std::sync::OnceLock::new();
+        ARK.get_or_init(|| {
+            raw_constants()
+                .iter()
+                .map(|r| [to_felt(&r[0]), to_felt(&r[1]), to_felt(&r[2])])
+                .collect()
+        })
+    }
+
+    fn felt_strategy() -> impl Strategy<Value = Felt> {
+        prop_oneof![
+            any::<[u8; 32]>().prop_map(|b| Felt::from_bytes_be_reduced(&b)),
+            prop_oneof![
+                Just(Felt::ZERO),
+                Just(Felt::ONE),
+                Just(Felt::MAX),
+                Just(Felt::MAX - Felt::ONE),
+            ],
+        ]
+    }
+
+    #[test]
+    fn zero_state_vector() {
+        // starkware-industries/poseidon test vector (spec/starknet.md).
+        let mut s = [Felt::ZERO; 3];
+        permute(&mut s, &COMPRESSED_ROUND_CONSTANTS);
+        assert_eq!(
+            s[0],
+            Felt::from_hex_unchecked(
+                "0x79e8d1e78258000a28fc9d49e233bc6852357968577b1e386550ed6a9086133"
+            )
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn compressed_equals_textbook(a in felt_strategy(), b in felt_strategy(), c in felt_strategy()) {
+            let ark = ark_felts();
+            let mut x = [a, b, c];
+            let mut y = x;
+            permute(&mut x, &COMPRESSED_ROUND_CONSTANTS);
+            textbook(&mut y, ark);
+            prop_assert_eq!(x, y);
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! [`Lazy`]: a private scalar [`PackedFelt`] for the Hades permutation that keeps values
+//! below 2p instead of below p.
+//!
+//! # Representation
+//! Four little-endian `u64` limbs holding `a·2^256 mod p` (Montgomery form, as [`Felt`]), but
+//! any representative in `[0, 2p)` is allowed between operations; [`PackedFelt::store`]
+//! subtracts p once if needed, so what leaves this type is canonical.
+//!
+//! # Bounds (p = 2^251 + 17·2^192 + 1, so 2p < 2^253 and 4p < 2^254)
+//! * `add`, `double`, `add_constant`: `a + b < 4p` fits in four limbs; it is brought back
+//!   below 2p by subtracting `(q - 1)·p` with `q = ⌊(a + b) / 2^251⌋` (see [`fold`]), which
+//!   needs no comparison.
+//! * `sub`: `a - b ∈ (-2p, 2p)`; adding 2p when it borrows gives `[0, 2p)`.
+//! * `mul`, `square`: the Montgomery product of `a, b < 2p` is
+//!   `(a·b + M·p) / 2^256 < 4p²/2^256 + p < 1.2·p < 2p` with `M < 2^256`, so the
+//!   final conditional subtraction that a canonical product needs is skipped. The reduction
+//!   uses p's special form (limbs `[1, 0, 0, P3]`, `-p⁻¹ ≡ -1 mod 2^64`): each of the four
+//!   steps takes `m = -t_i`, which clears limb `i` with a carry of `(t_i ≠ 0)`, and adds the
+//!   one product `m·P3` at limb `i + 3`.
+//!
+//! All steps are branch-free. The carry chains are written with `overflowing_add` /
+//! `overflowing_sub` so that they compile to `adc` / `sbb`.
+
+use crate::field::{Felt, PackedFelt};
+
+/// p's top limb, 2^59 + 17 (the other limbs are 1, 0, 0).
+const P3: u64 = 0x0800_0000_0000_0011;
+/// 2p in little-endian limbs.
+const P2: [u64; 4] = [2, 0, 0, 2 * P3];
+
+/// A field element in Montgomery form, any representative below 2p (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lazy(pub(crate) [u64; 4]);
+
+/// `a + b + c`, returning (sum, carry), `c` in {0, 1}.
+#[inline(always)]
+fn adc(a: u64, b: u64, c: bool) -> (u64, bool) {
+    let (s, c1) = a.overflowing_add(b);
+    let (s, c2) = s.overflowing_add(c as u64);
+    (s, c1 | c2)
+}
+
+/// `a - b - c`, returning (difference, borrow), `c` in {0, 1}.
+#[inline(always)]
+fn sbb(a: u64, b: u64, c: bool) -> (u64, bool) {
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(c as u64);
+    (d, b1 | b2)
+}
+
+/// `a + b·c + d`, as (low, high); cannot overflow 128 bits.
+#[inline(always)]
+fn mac(a: u64, b: u64, c: u64, d: u64) -> (u64, u64) {
+    let t = a as u128 + (b as u128) * (c as u128) + d as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+/// Subtracts `m` (2p or p) when `a >= m`. Precondition: `a < 2m`, so the result is `< m`.
+#[inline(always)]
+fn sub_if_ge(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
+    let (d0, b) = sbb(a[0], m[0], false);
+    let (d1, b) = sbb(a[1], m[1], b);
+    let (d2, b) = sbb(a[2], m[2], b);
+    let (d3, b) = sbb(a[3], m[3], b);
+    // b: a < m, keep a.
+    let keep = 0u64.wrapping_sub(b as u64);
+    [
+        (a[0] & keep) | (d0 & !keep),
+        (a[1] & keep) | (d1 & !keep),
+        (a[2] & keep) | (d2 & !keep),
+        (a[3] & keep) | (d3 & !keep),
+    ]
+}
+
+/// Any four-limb value `s` to a representative below 2p of the same residue, without a
+/// comparison: with `q = ⌊s / 2^251⌋ ≤ 31` and `lo = s mod 2^251`,
+/// `r = s - (q - 1)·p = lo + p - q·(17·2^192 + 1)`. Then `r ≥ p - 31·(17·2^192 + 1) > 0` and
+/// `r < 2^251 + p < 2p`. The constant `k = p - q·(17·2^192 + 1)` depends on `q` alone:
+/// limbs `[1 - q, -(q > 1), -(q > 1), P3 - 17q - (q > 1)]` (two's complement borrows).
+#[inline(always)]
+fn fold(s: [u64; 4]) -> [u64; 4] {
+    let q = s[3] >> 59;
+    let lo3 = s[3] & ((1u64 << 59) - 1);
+    let (k0, borrow) = 1u64.overflowing_sub(q);
+    let m = 0u64.wrapping_sub(borrow as u64);
+    let k3 = P3.wrapping_sub(17 * q).wrapping_add(m);
+    let (r0, c) = adc(s[0], k0, false);
+    let (r1, c) = adc(s[1], m, c);
+    let (r2, c) = adc(s[2], m, c);
+    let (r3, _) = adc(lo3, k3, c);
+    [r0, r1, r2, r3]
+}
+
+/// `a + b` for `a, b < 2p`: the sum is below 4p < 2^254 (no carry out), folded below 2p.
+#[inline(always)]
+fn add_2p(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    let (s0, c) = adc(a[0], b[0], false);
+    let (s1, c) = adc(a[1], b[1], c);
+    let (s2, c) = adc(a[2], b[2], c);
+    let (s3, _) = adc(a[3], b[3], c);
+    fold([s0, s1, s2, s3])
+}
+
+/// Montgomery reduction of `t < 4p·2^256` (as an eight-limb value): `t / 2^256 mod p`,
+/// returned below `t / 2^256 + p` without a final subtraction (see the module docs).
+#[inline(always)]
+fn reduce(t: [u64; 8]) -> [u64; 4] {
+    let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
+    // Step i: m = -t_i clears limb i (carry t_i != 0), m·P3 lands on limb i + 3.
+    let (t1, c) = adc(t1, 0, t0 != 0);
+    let (t2, c) = adc(t2, 0, c);
+    let (lo, hi) = mac(t3, t0.wrapping_neg(), P3, c as u64);
+    let (t3, c) = (lo, hi);
+    let (t4, c) = adc(t4, c, false);
+    let (t5, c) = adc(t5, 0, c);
+    let (t6, c) = adc(t6, 0, c);
+    let (t7, _) = adc(t7, 0, c);
+
+    let (t2, c) = adc(t2, 0, t1 != 0);
+    let (t3, c) = adc(t3, 0, c);
+    let (t4, hi) = mac(t4, t1.wrapping_neg(), P3, c as u64);
+    let (t5, c) = adc(t5, hi, false);
+    let (t6, c) = adc(t6, 0, c);
+    let (t7, _) = adc(t7, 0, c);
+
+    let (t3, c) = adc(t3, 0, t2 != 0);
+    let (t4, c) = adc(t4, 0, c);
+    let (t5, hi) = mac(t5, t2.wrapping_neg(), P3, c as u64);
+    let (t6, c) = adc(t6, hi, false);
+    let (t7, _) = adc(t7, 0, c);
+
+    let (t4, c) = adc(t4, 0, t3 != 0);
+    let (t5, c) = adc(t5, 0, c);
+    let (t6, hi) = mac(t6, t3.wrapping_neg(), P3, c as u64);
+    let (t7, _) = adc(t7, hi, false);
+    // The value (t4..t7) is below 2^256 by the bound above, so no carry leaves t7.
+    [t4, t5, t6, t7]
+}
+
+impl PackedFelt for Lazy {
+    const LANES: usize = 1;
+    type Constant = Felt;
+
+    #[inline(always)]
+    fn prepare(c: Felt) -> Felt {
+        c
+    }
+    #[inline(always)]
+    fn constant(c: &Felt) -> Lazy {
+        Lazy(c.0)
+    }
+    #[inline(always)]
+    fn zero() -> Lazy {
+        Lazy([0; 4])
+    }
+    #[inline(always)]
+    fn load(src: &[Felt]) -> Lazy {
+        Lazy(src[0].0)
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [Felt]) {
+        dst[0] = Felt(sub_if_ge(self.0, crate::field::mont::P));
+    }
+    #[inline(always)]
+    fn add(self, rhs: Lazy) -> Lazy {
+        Lazy(add_2p(self.0, rhs.0))
+    }
+    #[inline(always)]
+    fn add_constant(self, c: &Felt) -> Lazy {
+        Lazy(add_2p(self.0, c.0))
+    }
+    #[inline(always)]
+    fn double(self) -> Lazy {
+        let a = self.0;
+        // a < 2p < 2^253, so the shift loses nothing.
+        Lazy(fold([
+            a[0] << 1,
+            (a[1] << 1) | (a[0] >> 63),
+            (a[2] << 1) | (a[1] >> 63),
+            (a[3] << 1) | (a[2] >> 63),
+        ]))
+    }
+    #[inline(always)]
+    fn sub(self, rhs: Lazy) -> Lazy {
+        let (a, b) = (self.0, rhs.0);
+        let (d0, br) = sbb(a[0], b[0], false);
+        let (d1, br) = sbb(a[1], b[1], br);
+        let (d2, br) = sbb(a[2], b[2], br);
+        let (d3, br) = sbb(a[3], b[3], br);
+        // Borrowed: the difference is in (-2p, 0); add 2p = [2, 0, 0, 2·P3].
+        let mask = 0u64.wrapping_sub(br as u64);
+        let (r0, c) = adc(d0, mask & P2[0], false);
+        let (r1, c) = adc(d1, 0, c);
+        let (r2, c) = adc(d2, 0, c);
+        let (r3, _) = adc(d3, mask & P2[3], c);
+        Lazy([r0, r1, r2, r3])
+    }
+    #[inline(always)]
+    fn mul(self, rhs: Lazy) -> Lazy {
+        let (a, b) = (self.0, rhs.0);
+        let (r0, c) = mac(0, a[0], b[0], 0);
+        let (r1, c) = mac(0, a[0], b[1], c);
+        let (r2, c) = mac(0, a[0], b[2], c);
+        let (r3, r4) = mac(0, a[0], b[3], c);
+
+        let (r1, c) = mac(r1, a[1], b[0], 0);
+        let (r2, c) = mac(r2, a[1], b[1], c);
+        let (r3, c) = mac(r3, a[1], b[2], c);
+        let (r4, r5) = mac(r4, a[1], b[3], c);
+
+        let (r2, c) = mac(r2, a[2], b[0], 0);
+        let (r3, c) = mac(r3, a[2], b[1], c);
+        let (r4, c) = mac(r4, a[2], b[2], c);
+        let (r5, r6) = mac(r5, a[2], b[3], c);
+
+        let (r3, c) = mac(r3, a[3], b[0], 0);
+        let (r4, c) = mac(r4, a[3], b[1], c);
+        let (r5, c) = mac(r5, a[3], b[2], c);
+        let (r6, r7) = mac(r6, a[3], b[3], c);
+        Lazy(reduce([r0, r1, r2, r3, r4, r5, r6, r7]))
+    }
+    #[inline(always)]
+    fn square(self) -> Lazy {
+        let a = self.0;
+        // Cross products a_i·a_j, i < j, then doubled, then the diagonal added.
+        let (r1, c) = mac(0, a[0], a[1], 0);
+        let (r2, c) = mac(0, a[0], a[2], c);
+        let (r3, r4) = mac(0, a[0], a[3], c);
+        let (r3, c) = mac(r3, a[1], a[2], 0);
+        let (r4, r5) = mac(r4, a[1], a[3], c);
+        let (r5, r6) = mac(r5, a[2], a[3], 0);
+        let r7 = r6 >> 63;
+        let r6 = (r6 << 1) | (r5 >> 63);
+        let r5 = (r5 << 1) | (r4 >> 63);
+        let r4 = (r4 << 1) | (r3 >> 63);
+        let r3 = (r3 << 1) | (r2 >> 63);
+        let r2 = (r2 << 1) | (r1 >> 63);
+        let r1 = r1 << 1;
+        let (r0, c) = mac(0, a[0], a[0], 0);
+        let (r1, c) = adc(r1, c, false);
+        let (r2, c2) = mac(r2, a[1], a[1], c as u64);
+        let (r3, c) = adc(r3, c2, false);
+        let (r4, c2) = mac(r4, a[2], a[2], c as u64);
+        let (r5, c) = adc(r5, c2, false);
+        let (r6, c2) = mac(r6, a[3], a[3], c as u64);
+        let r7 = r7.wrapping_add(c2);
+        Lazy(reduce([r0, r1, r2, r3, r4, r5, r6, r7]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Any representative below 2p of a random element: `x` or `x + p`.
+    fn lazy_strategy() -> impl Strategy<Value = (Felt, Lazy)> {
+        let edge = prop_oneof![
+            Just(Felt::ZERO),
+            Just(Felt::ONE),
+            Just(Felt::MAX),
+            Just(Felt::MAX - Felt::ONE),
+            Just(Felt::from_montgomery_limbs([u64::MAX, u64::MAX, u64::MAX, 0]).unwrap()),
+            Just(Felt::from_montgomery_limbs([0, 0, 0, P3 - 1]).unwrap()),
+            Just(Felt::from_montgomery_limbs([0, 0, 0, P3]).unwrap()),
+        ];
+        let random = any::<[u8; 32]>().prop_map(|b| Felt::from_bytes_be_reduced(&b));
+        (prop_oneof![edge, random], any::<bool>()).prop_map(|(x, plus_p)| {
+            let l = if plus_p {
+                // x + p < 2p: the alternative representative.
+                let (r, _) = add_raw(x.0, crate::field::mont::P);
+                r
+            } else {
+                x.0
+            };
+            (x, Lazy(l))
+        })
+    }
+
+    fn add_raw(a: [u64; 4], b: [u64; 4]) -> ([u64; 4], bool) {
+        let (s0, c) = adc(a[0], b[0], false);
+        let (s1, c) = adc(a[1], b[1], c);
+        let (s2, c) = adc(a[2], b[2], c);
+        let (s3, c) = adc(a[3], b[3], c);
+        ([s0, s1, s2, s3], c)
+    }
+
+    fn below_2p(l: Lazy) -> bool {
+        crate::field::mont::lt(l.0, P2) == 1
+    }
+
+    fn canon(l: Lazy) -> Felt {
+        let mut out = [Felt::ZERO];
+        l.store(&mut out);
+        out[0]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn ops_match_felt((x, lx) in lazy_strategy(), (y, ly) in lazy_strategy()) {
+            let cases = [
+                (lx.add(ly), x + y),
+                (lx.sub(ly), x - y),
+                (lx.mul(ly), x * y),
+                (lx.square(), x * x),
+                (lx.double(), x + x),
+                (lx.add_constant(&y), x + y),
+            ];
+            for (l, f) in cases {
+                prop_assert!(below_2p(l));
+                prop_assert_eq!(canon(l), f);
+            }
+        }
+    }
+}
