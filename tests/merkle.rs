@@ -1,0 +1,267 @@
+//! Binary Merkle trees: the batched, in-place and parallel roots against a plain reference (one
+//! hash at a time), proofs, subtree composition, and the memory bound of `merkle::root`.
+
+use proptest::prelude::*;
+use starkbatch::hash::PairHash;
+use starkbatch::merkle::{self, MerkleError, MerkleProof, MerkleTree};
+use starkbatch::Felt;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+fn to_ref(a: &Felt) -> starknet_crypto::Felt {
+    starknet_crypto::Felt::from_bytes_be(&a.to_bytes_be())
+}
+
+/// Poseidon from starknet-crypto: an independent node hash.
+struct RefPoseidon;
+impl PairHash for RefPoseidon {
+    const NAME: &'static str = "starknet-crypto poseidon";
+    fn hash(a: &Felt, b: &Felt) -> Felt {
+        let h = starknet_crypto::poseidon_hash(to_ref(a), to_ref(b));
+        Felt::from_bytes_be(&h.to_bytes_be()).unwrap()
+    }
+}
+
+/// A cheap non-commutative stand-in (a·3 + b + 1) for trees too large for the real hash in a test.
+struct Cheap;
+impl PairHash for Cheap {
+    const NAME: &'static str = "cheap";
+    fn hash(a: &Felt, b: &Felt) -> Felt {
+        *a * Felt::THREE + *b + Felt::ONE
+    }
+}
+
+/// Reference: the level-by-level definition, one hash per node, odd last node carried up.
+fn reference_root<H: PairHash>(leaves: &[Felt]) -> Felt {
+    if leaves.is_empty() {
+        return Felt::ZERO;
+    }
+    let mut level = leaves.to_vec();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|c| {
+                if c.len() == 2 {
+                    H::hash(&c[0], &c[1])
+                } else {
+                    c[0]
+                }
+            })
+            .collect();
+    }
+    level[0]
+}
+
+/// Reference for a power-of-two count: the recursive definition.
+fn recursive_root<H: PairHash>(leaves: &[Felt]) -> Felt {
+    if leaves.len() == 1 {
+        return leaves[0];
+    }
+    let (l, r) = leaves.split_at(leaves.len() / 2);
+    H::hash(&recursive_root::<H>(l), &recursive_root::<H>(r))
+}
+
+fn leaves(n: usize, seed: u64) -> Vec<Felt> {
+    (0..n as u64)
+        .map(|i| Felt::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ seed) + Felt::MAX)
+        .collect()
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn empty_and_single() {
+    assert_eq!(merkle::root::<RefPoseidon>(&[]), Felt::ZERO);
+    assert_eq!(MerkleTree::<RefPoseidon>::new(vec![]).root(), Felt::ZERO);
+    let x = Felt::from(42u64);
+    assert_eq!(merkle::root::<RefPoseidon>(&[x]), x);
+    let t = MerkleTree::<RefPoseidon>::new(vec![x]);
+    assert_eq!(t.root(), x);
+    let p = t.proof(0).unwrap();
+    assert!(p.siblings.is_empty());
+    assert!(merkle::verify_proof::<RefPoseidon>(&x, &x, 0, &p));
+    assert_eq!(
+        t.proof(1),
+        Err(MerkleError::IndexOutOfRange {
+            index: 1,
+            leaf_count: 1
+        })
+    );
+    assert!(MerkleTree::<RefPoseidon>::new(vec![]).proof(0).is_err());
+}
+
+#[test]
+fn small_trees_match_reference() {
+    for n in 0..=70 {
+        let l = leaves(n, 7);
+        let want = reference_root::<RefPoseidon>(&l);
+        assert_eq!(merkle::root::<RefPoseidon>(&l), want, "n = {n}");
+        assert_eq!(merkle::root_seq::<RefPoseidon>(&l), want, "n = {n}");
+        assert_eq!(
+            MerkleTree::<RefPoseidon>::new(l.clone()).root(),
+            want,
+            "n = {n}"
+        );
+        if n.is_power_of_two() {
+            assert_eq!(recursive_root::<RefPoseidon>(&l), want);
+        }
+    }
+}
+
+#[test]
+fn three_leaves_by_hand() {
+    let [a, b, c] = [Felt::ONE, Felt::TWO, Felt::THREE];
+    let h = RefPoseidon::hash;
+    // The odd last leaf is carried up unchanged.
+    assert_eq!(merkle::root::<RefPoseidon>(&[a, b, c]), h(&h(&a, &b), &c));
+}
+
+#[test]
+fn large_trees_parallel_and_sequential_agree() {
+    for n in [4096, 4097, 6000, 8191, 1 << 14, (1 << 15) + 3] {
+        let l = leaves(n, n as u64);
+        let want = reference_root::<Cheap>(&l);
+        assert_eq!(merkle::root_seq::<Cheap>(&l), want, "n = {n}");
+        for threads in [1, 2, 3] {
+            assert_eq!(
+                pool(threads).install(|| merkle::root::<Cheap>(&l)),
+                want,
+                "n = {n}, {threads} threads"
+            );
+        }
+        assert_eq!(
+            pool(2).install(|| MerkleTree::<Cheap>::new(l.clone()).root()),
+            want
+        );
+    }
+    // The real hash on a tree large enough to take the parallel path.
+    let l = leaves(5000, 3);
+    assert_eq!(
+        pool(2).install(|| merkle::root::<RefPoseidon>(&l)),
+        reference_root::<RefPoseidon>(&l)
+    );
+}
+
+#[test]
+fn subtree_composition_equals_whole() {
+    for n in [1usize, 2, 5, 16, 17, 100, 1000] {
+        let l = leaves(n, 11);
+        let whole = merkle::root::<Cheap>(&l);
+        for k in 0..8 {
+            let roots: Vec<Felt> = l.chunks(1 << k).map(merkle::root::<Cheap>).collect();
+            assert_eq!(
+                merkle::root_from_subtree_roots::<Cheap>(&roots),
+                whole,
+                "n = {n}, k = {k}"
+            );
+        }
+    }
+    let l = leaves(37, 5);
+    let roots: Vec<Felt> = l.chunks(8).map(merkle::root::<RefPoseidon>).collect();
+    assert_eq!(
+        merkle::root_from_subtree_roots::<RefPoseidon>(&roots),
+        reference_root::<RefPoseidon>(&l)
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_leaves_match_reference(l in prop::collection::vec(any::<[u8; 32]>().prop_map(|b| Felt::from_bytes_be_reduced(&b)), 0..40)) {
+        prop_assert_eq!(merkle::root::<RefPoseidon>(&l), reference_root::<RefPoseidon>(&l));
+    }
+
+    #[test]
+    fn proofs_verify_and_tampering_fails(n in 1usize..40, seed in any::<u64>(), which in any::<prop::sample::Index>()) {
+        let l = leaves(n, seed);
+        let tree = MerkleTree::<RefPoseidon>::new(l.clone());
+        let root = tree.root();
+        let i = which.index(n);
+        let proof = tree.proof(i).unwrap();
+        prop_assert!(merkle::verify_proof::<RefPoseidon>(&root, &l[i], i, &proof));
+        // Any changed element makes verification fail.
+        prop_assert!(!merkle::verify_proof::<RefPoseidon>(&(root + Felt::ONE), &l[i], i, &proof));
+        prop_assert!(!merkle::verify_proof::<RefPoseidon>(&root, &(l[i] + Felt::ONE), i, &proof));
+        if n > 1 {
+            let j = (i + 1) % n;
+            prop_assert!(!merkle::verify_proof::<RefPoseidon>(&root, &l[i], j, &proof));
+        }
+        prop_assert!(!merkle::verify_proof::<RefPoseidon>(&root, &l[i], n, &proof));
+        for k in 0..proof.siblings.len() {
+            let mut bad = proof.clone();
+            bad.siblings[k] += Felt::ONE;
+            prop_assert!(!merkle::verify_proof::<RefPoseidon>(&root, &l[i], i, &bad));
+        }
+        let mut longer = proof.clone();
+        longer.siblings.push(Felt::ONE);
+        prop_assert!(!merkle::verify_proof::<RefPoseidon>(&root, &l[i], i, &longer));
+        if !proof.siblings.is_empty() {
+            let mut shorter = proof.clone();
+            shorter.siblings.pop();
+            prop_assert!(!merkle::verify_proof::<RefPoseidon>(&root, &l[i], i, &shorter));
+        }
+        let empty = MerkleProof { leaf_count: 0, siblings: vec![] };
+        prop_assert!(!merkle::verify_proof::<RefPoseidon>(&root, &l[i], 0, &empty));
+    }
+}
+
+// ---- memory: a counting allocator that only counts on threads that asked for it ----
+
+struct Counting;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static LIVE: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(delta: isize) {
+    let _ = COUNTING.try_with(|c| {
+        if c.get() {
+            LIVE.with(|l| {
+                let v = (l.get() as isize + delta) as usize;
+                l.set(v);
+                PEAK.with(|p| p.set(p.get().max(v)));
+            });
+        }
+    });
+}
+
+// SAFETY: forwards every call to the system allocator unchanged; only bookkeeping is added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size() as isize);
+        // SAFETY: same layout contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note(-(layout.size() as isize));
+        // SAFETY: `ptr` was allocated by `System` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+#[test]
+fn root_needs_at_most_half_the_leaves_in_extra_memory() {
+    for n in [2usize, 3, 1000, 1001, 1 << 16, (1 << 16) + 1] {
+        let l = leaves(n, 1);
+        LIVE.with(|c| c.set(0));
+        PEAK.with(|c| c.set(0));
+        COUNTING.with(|c| c.set(true));
+        let r = merkle::root_seq::<Cheap>(&l);
+        COUNTING.with(|c| c.set(false));
+        let peak = PEAK.with(Cell::get);
+        let bound = n.div_ceil(2) * std::mem::size_of::<Felt>();
+        assert!(peak <= bound, "n = {n}: peak {peak} bytes > bound {bound}");
+        assert_eq!(r, reference_root::<Cheap>(&l));
+    }
+}
