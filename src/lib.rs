@@ -8,6 +8,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod class_hash;
 pub mod field;
 
 pub use field::{Felt, FeltError, PackedFelt};
