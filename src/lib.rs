@@ -15,8 +15,8 @@ pub use field::{Felt, FeltError, PackedFelt};
 pub mod hash;
 pub use hash::{PairHash, Poseidon};
 pub mod merkle;
-pub mod state;
 pub mod poseidon;
+pub mod state;
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
