@@ -79,3 +79,17 @@ impl PairHash for Poseidon {
         crate::poseidon_hash(*a, *b)
     }
 }
+
+/// Starknet's Pedersen hash as a tree hash: `H(a, b) = pedersen_hash(a, b)` (the contract and
+/// contract-storage tries' hash).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pedersen;
+
+impl PairHash for Pedersen {
+    const NAME: &'static str = "pedersen";
+
+    #[inline]
+    fn hash(a: &Felt, b: &Felt) -> Felt {
+        crate::pedersen_hash(a, b)
+    }
+}

@@ -9,14 +9,17 @@
 #![warn(missing_docs)]
 
 pub mod class_hash;
+pub mod curve;
 pub mod field;
+pub mod pedersen;
 
 pub use field::{Felt, FeltError, PackedFelt};
 pub mod hash;
-pub use hash::{PairHash, Poseidon};
+pub use hash::{PairHash, Pedersen, Poseidon};
 pub mod merkle;
 pub mod poseidon;
 pub mod state;
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
+pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};

@@ -1,0 +1,161 @@
+//! Pedersen hash and STARK-curve operations, starkbatch beside starknet-crypto 0.8
+//! (starknet-types-core's curve, which starknet-crypto uses) and pathfinder-crypto 0.24.
+//!
+//! `cargo bench --bench pedersen -- --warm-up-time 1 --measurement-time 3`
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use std::hint::black_box;
+
+use starkbatch::curve::{double_scalar_mul_vartime, mul_generator_ct, ProjectivePoint, GENERATOR};
+use starkbatch::Felt;
+
+/// Deterministic pseudo-random field elements (xorshift64*, reduced mod p).
+fn inputs(n: usize, seed: u64) -> Vec<Felt> {
+    let mut s = seed;
+    let mut next = || {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        s.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    (0..n)
+        .map(|_| {
+            let mut b = [0u8; 32];
+            for chunk in b.chunks_mut(8) {
+                chunk.copy_from_slice(&next().to_be_bytes());
+            }
+            Felt::from_bytes_be_reduced(&b)
+        })
+        .collect()
+}
+
+fn sc(f: &Felt) -> starknet_crypto::Felt {
+    starknet_crypto::Felt::from_bytes_be(&f.to_bytes_be())
+}
+
+fn tc(f: &Felt) -> starknet_types_core::felt::Felt {
+    starknet_types_core::felt::Felt::from_bytes_be(&f.to_bytes_be())
+}
+
+fn pf(f: &Felt) -> pathfinder_crypto::Felt {
+    pathfinder_crypto::Felt::from_be_bytes(f.to_bytes_be()).unwrap()
+}
+
+const N: usize = 256;
+
+fn bench_pedersen(c: &mut Criterion) {
+    let xs = inputs(N, 0x1234_5678);
+    let ys = inputs(N, 0x9abc_def0);
+    // Warm the lazily built tables outside the measurement.
+    black_box(starkbatch::pedersen_hash(&xs[0], &ys[0]));
+    let sxs: Vec<_> = xs.iter().map(sc).collect();
+    let sys: Vec<_> = ys.iter().map(sc).collect();
+    let pxs: Vec<_> = xs.iter().map(pf).collect();
+    let pys: Vec<_> = ys.iter().map(pf).collect();
+
+    let mut g = c.benchmark_group("pedersen_hash");
+    let mut i = 0;
+    g.bench_function("starkbatch", |b| {
+        b.iter(|| {
+            i = (i + 1) % N;
+            starkbatch::pedersen_hash(black_box(&xs[i]), black_box(&ys[i]))
+        })
+    });
+    let mut i = 0;
+    g.bench_function("starknet-crypto", |b| {
+        b.iter(|| {
+            i = (i + 1) % N;
+            starknet_crypto::pedersen_hash(black_box(&sxs[i]), black_box(&sys[i]))
+        })
+    });
+    let mut i = 0;
+    g.bench_function("pathfinder-crypto", |b| {
+        b.iter(|| {
+            i = (i + 1) % N;
+            pathfinder_crypto::hash::pedersen_hash(black_box(pxs[i]), black_box(pys[i]))
+        })
+    });
+    g.finish();
+}
+
+fn bench_curve(c: &mut Criterion) {
+    use starknet_types_core::curve::ProjectivePoint as RefPoint;
+    let ks = inputs(N, 0x5555_aaaa);
+    let g_ours = ProjectivePoint::from_affine(&GENERATOR);
+    let g_ref = RefPoint::from_affine(tc(&GENERATOR.x), tc(&GENERATOR.y)).unwrap();
+    // Non-normalised points (Z != 1) to add and double.
+    let p_ours = g_ours.mul_vartime(&ks[0].to_raw_limbs());
+    let q_ours = g_ours.mul_vartime(&ks[1].to_raw_limbs());
+    let p_ref = &g_ref * tc(&ks[0]);
+    let q_ref = &g_ref * tc(&ks[1]);
+    let q_aff = q_ours.to_affine();
+    black_box(mul_generator_ct(&ks[0].to_raw_limbs()));
+    black_box(double_scalar_mul_vartime(
+        &[1, 0, 0, 0],
+        &[1, 0, 0, 0],
+        &q_aff,
+    ));
+
+    let mut g = c.benchmark_group("curve");
+    g.bench_function("double/starkbatch", |b| {
+        b.iter(|| black_box(&p_ours).double())
+    });
+    g.bench_function("double/starknet-crypto", |b| {
+        b.iter(|| black_box(&p_ref).double())
+    });
+    g.bench_function("add/starkbatch", |b| {
+        b.iter(|| black_box(&p_ours).add(black_box(&q_ours)))
+    });
+    g.bench_function("add/starknet-crypto", |b| {
+        b.iter(|| black_box(&p_ref) + black_box(&q_ref))
+    });
+    g.bench_function("add_affine/starkbatch", |b| {
+        b.iter(|| black_box(&p_ours).add_affine(black_box(&q_aff)))
+    });
+    let mut i = 0;
+    g.bench_function("mul_vartime/starkbatch", |b| {
+        b.iter(|| {
+            i = (i + 1) % N;
+            black_box(&p_ours).mul_vartime(&ks[i].to_raw_limbs())
+        })
+    });
+    let mut i = 0;
+    g.bench_function("mul_vartime/starknet-crypto", |b| {
+        b.iter(|| {
+            i = (i + 1) % N;
+            black_box(&p_ref) * tc(&ks[i])
+        })
+    });
+    let mut i = 0;
+    g.bench_function("mul_generator_ct/starkbatch", |b| {
+        b.iter(|| {
+            i = (i + 1) % N;
+            mul_generator_ct(&ks[i].to_raw_limbs())
+        })
+    });
+    let mut i = 0;
+    g.bench_function("mul_generator/starknet-crypto", |b| {
+        b.iter(|| {
+            i = (i + 1) % N;
+            black_box(&g_ref) * tc(&ks[i])
+        })
+    });
+    let mut i = 0;
+    g.bench_function("double_scalar_mul_vartime/starkbatch", |b| {
+        b.iter(|| {
+            i = (i + 1) % N;
+            double_scalar_mul_vartime(
+                &ks[i].to_raw_limbs(),
+                &ks[(i + 7) % N].to_raw_limbs(),
+                &q_aff,
+            )
+        })
+    });
+    g.bench_function("to_affine/starkbatch", |b| {
+        b.iter_batched(|| p_ours, |p| p.to_affine(), BatchSize::SmallInput)
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_pedersen, bench_curve);
+criterion_main!(benches);

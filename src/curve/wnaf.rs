@@ -1,0 +1,200 @@
+//! Variable-time scalar multiplication: width-w NAF ([`ProjectivePoint::mul_vartime`]) and the
+//! interleaved double-scalar product a·G + b·Q ([`double_scalar_mul_vartime`]) used to verify
+//! signatures. Both branch on the scalar bits: use them for public scalars only.
+
+use super::{AffinePoint, ProjectivePoint, GENERATOR};
+use std::sync::OnceLock;
+
+/// Window width of the on-the-fly table for a variable base (8 odd multiples).
+const W_VAR: u32 = 5;
+/// Window width for the generator in [`double_scalar_mul_vartime`] (64 odd multiples, affine,
+/// built once).
+const W_GEN: u32 = 8;
+
+/// Width-`w` non-adjacent form of a 256-bit scalar (little-endian limbs): digits `d_i`, each
+/// zero or odd with `|d_i| < 2^(w−1)`, with `Σ d_i·2^i = scalar`, and at most one non-zero digit
+/// in any `w` consecutive positions. Returns the digits and the number of positions used
+/// (at most 257).
+pub(crate) fn wnaf(scalar: &[u64; 4], w: u32) -> ([i8; 258], usize) {
+    let mut k = [scalar[0], scalar[1], scalar[2], scalar[3], 0u64];
+    let mut digits = [0i8; 258];
+    let mask = (1u64 << w) - 1;
+    let half = 1i64 << (w - 1);
+    let mut i = 0;
+    while k.iter().any(|&l| l != 0) {
+        if k[0] & 1 == 1 {
+            let mut d = (k[0] & mask) as i64;
+            if d >= half {
+                d -= 1i64 << w;
+            }
+            digits[i] = d as i8;
+            // k -= d (k stays non-negative: d <= k mod 2^w, or d < 0).
+            if d > 0 {
+                let (v, mut borrow) = k[0].overflowing_sub(d as u64);
+                k[0] = v;
+                let mut j = 1;
+                while borrow {
+                    let (v, b) = k[j].overflowing_sub(1);
+                    k[j] = v;
+                    borrow = b;
+                    j += 1;
+                }
+            } else {
+                let (v, mut carry) = k[0].overflowing_add((-d) as u64);
+                k[0] = v;
+                let mut j = 1;
+                while carry {
+                    let (v, c) = k[j].overflowing_add(1);
+                    k[j] = v;
+                    carry = c;
+                    j += 1;
+                }
+            }
+        }
+        // k >>= 1
+        for j in 0..4 {
+            k[j] = (k[j] >> 1) | (k[j + 1] << 63);
+        }
+        k[4] >>= 1;
+        i += 1;
+    }
+    (digits, i)
+}
+
+/// The odd multiples P, 3P, …, (2^(w−1) − 1)·P in Jacobian form.
+fn odd_multiples(p: &ProjectivePoint, w: u32) -> Vec<ProjectivePoint> {
+    let n = 1usize << (w - 2);
+    let mut t = Vec::with_capacity(n);
+    t.push(*p);
+    let p2 = p.double();
+    for i in 1..n {
+        let next = t[i - 1].add(&p2);
+        t.push(next);
+    }
+    t
+}
+
+/// Odd multiples of G for [`W_GEN`], affine, built on first use.
+fn generator_odd_multiples() -> &'static [AffinePoint] {
+    static TABLE: OnceLock<Vec<AffinePoint>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        ProjectivePoint::batch_to_affine(&odd_multiples(
+            &ProjectivePoint::from_affine(&GENERATOR),
+            W_GEN,
+        ))
+    })
+}
+
+impl ProjectivePoint {
+    /// `scalar·self` for a scalar given as little-endian `u64` limbs of its integer value (any
+    /// 256-bit value, used as is: not reduced modulo the group order). Width-5 NAF: about 256
+    /// doublings and 43 additions. Variable time: for public scalars only.
+    pub fn mul_vartime(&self, scalar: &[u64; 4]) -> ProjectivePoint {
+        if self.is_infinity() {
+            return ProjectivePoint::INFINITY;
+        }
+        let (digits, len) = wnaf(scalar, W_VAR);
+        let table = odd_multiples(self, W_VAR);
+        let mut acc = ProjectivePoint::INFINITY;
+        for i in (0..len).rev() {
+            acc = acc.double();
+            let d = digits[i];
+            if d > 0 {
+                acc = acc.add(&table[(d as usize) >> 1]);
+            } else if d < 0 {
+                acc = acc.add(&table[((-d) as usize) >> 1].neg());
+            }
+        }
+        acc
+    }
+}
+
+/// `a·G + b·Q` for scalars given as little-endian `u64` limbs (any 256-bit values, used as is),
+/// with one shared chain of doublings: interleaved width-8 NAF for G (a table of 64 affine odd
+/// multiples built once) and width-5 NAF for Q. Variable time: for verification, where every
+/// input is public.
+pub fn double_scalar_mul_vartime(a: &[u64; 4], b: &[u64; 4], q: &AffinePoint) -> ProjectivePoint {
+    let g_table = generator_odd_multiples();
+    let (da, la) = wnaf(a, W_GEN);
+    let (db, lb) = if q.infinity {
+        ([0i8; 258], 0)
+    } else {
+        wnaf(b, W_VAR)
+    };
+    let q_table = if lb > 0 {
+        odd_multiples(&ProjectivePoint::from_affine(q), W_VAR)
+    } else {
+        Vec::new()
+    };
+    let mut acc = ProjectivePoint::INFINITY;
+    for i in (0..la.max(lb)).rev() {
+        acc = acc.double();
+        let d = da[i];
+        if d > 0 {
+            acc = acc.add_affine(&g_table[(d as usize) >> 1]);
+        } else if d < 0 {
+            acc = acc.add_affine(&g_table[((-(d as i16)) as usize) >> 1].neg());
+        }
+        let d = db[i];
+        if d > 0 {
+            acc = acc.add(&q_table[(d as usize) >> 1]);
+        } else if d < 0 {
+            acc = acc.add(&q_table[((-d) as usize) >> 1].neg());
+        }
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(digits: &[i8], len: usize) -> [i128; 3] {
+        // Recompose modulo a few small primes as a cheap check.
+        let ms = [1_000_000_007i128, 998_244_353, 2_147_483_647];
+        let mut out = [0i128; 3];
+        for (o, m) in out.iter_mut().zip(ms) {
+            let mut acc = 0i128;
+            for i in (0..len).rev() {
+                acc = (acc * 2 + digits[i] as i128).rem_euclid(m);
+            }
+            *o = acc;
+        }
+        out
+    }
+
+    #[test]
+    fn wnaf_recomposes_and_is_sparse() {
+        let ms = [1_000_000_007i128, 998_244_353, 2_147_483_647];
+        for (s, w) in [
+            ([u64::MAX; 4], 5),
+            ([1, 0, 0, 0], 5),
+            ([0x1234_5678_9abc_def0, 7, u64::MAX, 1 << 63], 8),
+            ([0, 0, 0, 0], 5),
+        ] {
+            let (d, len) = wnaf(&s, w);
+            assert!(len <= 257);
+            let mut expect = [0i128; 3];
+            for (e, m) in expect.iter_mut().zip(ms) {
+                let mut acc = 0i128;
+                for limb in s.iter().rev() {
+                    for bit in (0..64).rev() {
+                        acc = (acc * 2 + ((limb >> bit) & 1) as i128).rem_euclid(m);
+                    }
+                }
+                *e = acc;
+            }
+            assert_eq!(value(&d, len), expect);
+            for i in 0..len {
+                if d[i] != 0 {
+                    assert!(d[i] % 2 != 0 && (d[i] as i32).abs() < (1 << (w - 1)));
+                    for j in 1..(w as usize) {
+                        if i + j < len {
+                            assert_eq!(d[i + j], 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

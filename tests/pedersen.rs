@@ -1,0 +1,212 @@
+//! Pedersen hash: published vectors (spec and official.json) and differential tests against
+//! starknet-crypto 0.8 and pathfinder-crypto 0.24 on random and edge inputs.
+
+use proptest::prelude::*;
+use starkbatch::{pedersen_hash, pedersen_hash_array, Felt, PedersenHasher};
+
+fn shared_file(rel: &str) -> std::path::PathBuf {
+    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(rel);
+    if beside.exists() {
+        beside
+    } else {
+        std::path::Path::new("/work/shared").join(rel)
+    }
+}
+
+fn official() -> serde_json::Value {
+    let path = shared_file("data/vectors/official.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn hex(s: &str) -> Felt {
+    Felt::from_hex(s).unwrap()
+}
+
+fn sc(f: &Felt) -> starknet_crypto::Felt {
+    starknet_crypto::Felt::from_bytes_be(&f.to_bytes_be())
+}
+
+fn pf(f: &Felt) -> pathfinder_crypto::Felt {
+    pathfinder_crypto::Felt::from_be_bytes(f.to_bytes_be()).unwrap()
+}
+
+fn reference_starknet_crypto(x: &Felt, y: &Felt) -> Felt {
+    let h = starknet_crypto::pedersen_hash(&sc(x), &sc(y));
+    Felt::from_bytes_be(&h.to_bytes_be()).unwrap()
+}
+
+fn reference_pathfinder(x: &Felt, y: &Felt) -> Felt {
+    let h = pathfinder_crypto::hash::pedersen_hash(pf(x), pf(y));
+    Felt::from_bytes_be(&h.to_be_bytes()).unwrap()
+}
+
+#[test]
+fn spec_vectors() {
+    // shared/spec/starknet.md, "Pedersen" (cairo-lang / crypto-cpp / starkex test data).
+    let cases = [
+        (
+            "0x3d937c035c878245caf64531a5756109c53068da139362728feb561405371cb",
+            "0x208a0a10250e382e1e4bbe2880906c2791bf6275695e02fbbc6aeff9cd8b31a",
+            "0x30e480bed5fe53fa909cc0f8c4d99b8f9f2c016be4c41e13a4848797979c662",
+        ),
+        (
+            "0x58f580910a6ca59b28927c08fe6c43e2e303ca384badc365795fc645d479d45",
+            "0x78734f65a067be9bdb39de18434d71e79f7b6466a4b66bbd979ab9e7515fe0b",
+            "0x68cc0b76cddd1dd4ed2301ada9b7c872b23875d5ff837b3a87993e0d9996b87",
+        ),
+        (
+            "0x1",
+            "0x2",
+            "0x5bb9440e27889a364bcb678b1f679ecd1347acdedcbf36e83494f857cc58026",
+        ),
+    ];
+    for (x, y, out) in cases {
+        assert_eq!(pedersen_hash(&hex(x), &hex(y)), hex(out), "H({x}, {y})");
+    }
+    let a: Vec<Felt> = (1u64..=4).map(Felt::from).collect();
+    assert_eq!(
+        pedersen_hash_array(&a),
+        hex("0x66bd4335902683054d08a0572747ea78ebd9e531536fb43125424ca9f902084")
+    );
+}
+
+#[test]
+fn official_json_vectors() {
+    let v = official();
+    let cases = v["pedersen"].as_array().unwrap();
+    assert!(!cases.is_empty());
+    for c in cases {
+        let (x, y, out) = (
+            c["x"].as_str().unwrap(),
+            c["y"].as_str().unwrap(),
+            c["out"].as_str().unwrap(),
+        );
+        assert_eq!(pedersen_hash(&hex(x), &hex(y)), hex(out), "H({x}, {y})");
+    }
+    let arrays = v["pedersen_array"]["cases"].as_array().unwrap();
+    assert!(!arrays.is_empty());
+    for c in arrays {
+        let input: Vec<Felt> = c["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| hex(s.as_str().unwrap()))
+            .collect();
+        let out = hex(c["out"].as_str().unwrap());
+        assert_eq!(pedersen_hash_array(&input), out);
+        let mut h = PedersenHasher::new();
+        for e in &input {
+            h.update(*e);
+        }
+        assert_eq!(h.finalize(), out);
+    }
+}
+
+/// Edge values: 0, 1, p − 1, values with the top 4 bits set, 2^248 − 1, 2^248, around 2^251,
+/// limb boundaries and values whose 10-bit windows all sit at the signed-digit boundary.
+fn edge_values() -> Vec<Felt> {
+    let mut v = vec![
+        Felt::ZERO,
+        Felt::ONE,
+        Felt::TWO,
+        Felt::MAX,
+        Felt::MAX - Felt::ONE,
+        hex("0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"), // 2^248 - 1
+        hex("0x100000000000000000000000000000000000000000000000000000000000000"), // 2^248
+        hex("0x100000000000000000000000000000000000000000000000000000000000001"),
+        hex("0x800000000000000000000000000000000000000000000000000000000000000"), // 2^251
+        hex("0x7ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"), // 2^251 - 1
+        hex("0x800000000000010ffffffffffffffffffffffffffffffffffffffffffffffff"),
+        Felt::MAX - hex("0xffffffffffffffffffffffffffffffff"),
+        hex("0xffffffffffffffff"),
+        hex("0x10000000000000000"),
+        hex("0xffffffffffffffffffffffffffffffff"),
+        hex("0x100000000000000000000000000000000"),
+        hex("0xffffffffffffffffffffffffffffffffffffffffffffffff"),
+        hex("0x1000000000000000000000000000000000000000000000000"),
+        // Every 10-bit window equal to 512 (0b10_0000_0000) or 513: the recoding boundary.
+        hex("0x80200802008020080200802008020080200802008020080200802008020080"),
+        hex("0x80600806008060080600806008060080600806008060080600806008060080"),
+        hex("0x7f0000000000000000000000000000000000000000000000000000000000000"),
+        hex("0x7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff7ff"),
+    ];
+    // Each single bit of the high part (x_high = 8 is the largest possible as x < p), ±1.
+    for k in 248..252 {
+        let mut b = [0u8; 32];
+        b[31 - k / 8] = 1 << (k % 8);
+        let f = Felt::from_bytes_be(&b).unwrap();
+        v.push(f);
+        v.push(f + Felt::ONE);
+        v.push(f - Felt::ONE);
+    }
+    v
+}
+
+#[test]
+fn edge_inputs_match_both_references() {
+    let edges = edge_values();
+    for x in &edges {
+        for y in &edges {
+            let ours = pedersen_hash(x, y);
+            assert_eq!(ours, reference_starknet_crypto(x, y), "H({x}, {y})");
+            assert_eq!(ours, reference_pathfinder(x, y), "H({x}, {y})");
+        }
+    }
+}
+
+fn felt_from_limbs_reduced(l: [u64; 4]) -> Felt {
+    let mut b = [0u8; 32];
+    for i in 0..4 {
+        b[24 - 8 * i..32 - 8 * i].copy_from_slice(&l[i].to_be_bytes());
+    }
+    Felt::from_bytes_be_reduced(&b)
+}
+
+fn felt_strategy() -> impl Strategy<Value = Felt> {
+    prop_oneof![
+        6 => any::<[u64; 4]>().prop_map(felt_from_limbs_reduced),
+        // Values with the top 4 bits set or below 2^248.
+        2 => any::<[u64; 4]>().prop_map(|mut l| { l[3] &= (1 << 56) - 1; felt_from_limbs_reduced(l) }),
+        // Non-zero high part: x_high in 1..=8 (the largest possible, as x < p < 2^252).
+        2 => (any::<[u64; 4]>(), 1u64..=8).prop_map(|(mut l, h)| { l[3] = (l[3] & ((1 << 56) - 1)) | (h << 56); felt_from_limbs_reduced(l) }),
+        1 => any::<u64>().prop_map(Felt::from),
+        1 => proptest::sample::select(edge_values()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn matches_starknet_crypto_and_pathfinder(x in felt_strategy(), y in felt_strategy()) {
+        let ours = pedersen_hash(&x, &y);
+        prop_assert_eq!(ours, reference_starknet_crypto(&x, &y));
+        prop_assert_eq!(ours, reference_pathfinder(&x, &y));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn array_hash_and_hasher_agree(v in proptest::collection::vec(felt_strategy(), 0..12)) {
+        let mut h = PedersenHasher::new();
+        let mut sh = starknet_crypto::PedersenHasher::new();
+        for e in &v {
+            h.update(*e);
+            sh.update(sc(e));
+        }
+        let out = pedersen_hash_array(&v);
+        prop_assert_eq!(h.finalize(), out);
+        prop_assert_eq!(out, Felt::from_bytes_be(&sh.finalize().to_bytes_be()).unwrap());
+        // The explicit compute_hash_on_elements definition.
+        let mut acc = Felt::ZERO;
+        for e in &v {
+            acc = reference_pathfinder(&acc, e);
+        }
+        prop_assert_eq!(out, reference_pathfinder(&acc, &Felt::from(v.len() as u64)));
+    }
+}
