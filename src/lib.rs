@@ -23,3 +23,7 @@ pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
 pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
+mod backend;
+pub mod batch;
+pub use backend::{Backend, BackendError, BACKEND_ENV};
+pub use batch::*;

@@ -1,0 +1,81 @@
+//! The AVX2 lane type: one `__m256i` holding four 64-bit lanes.
+//!
+//! # Safety
+//! Every intrinsic below requires AVX2. [`Avx2Lane`] is crate-private and is only constructed
+//! inside the `#[target_feature(enable = "avx2")]` entry points of `crate::batch`, which are
+//! only called after [`crate::Backend`] confirmed AVX2 at run time
+//! (`is_x86_feature_detected!("avx2")`). So whenever a method of this type runs, the CPU has
+//! AVX2: that is the invariant each `// SAFETY:` comment refers to.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::lane::Lane;
+
+/// Four 64-bit lanes in one AVX2 register.
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+pub(crate) struct Avx2Lane(__m256i);
+
+impl Lane for Avx2Lane {
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        // SAFETY: AVX2 is present whenever an Avx2Lane exists (module docs).
+        Avx2Lane(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn from_array(a: [u64; 4]) -> Self {
+        // SAFETY: AVX2 present (module docs); `a` is 32 readable bytes and loadu has no
+        // alignment requirement.
+        Avx2Lane(unsafe { _mm256_loadu_si256(a.as_ptr() as *const __m256i) })
+    }
+    #[inline(always)]
+    fn to_array(self) -> [u64; 4] {
+        let mut a = [0u64; 4];
+        // SAFETY: AVX2 present (module docs); `a` is 32 writable bytes and storeu has no
+        // alignment requirement.
+        unsafe { _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, self.0) };
+        a
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        // SAFETY: AVX2 present (module docs).
+        Avx2Lane(unsafe { _mm256_add_epi64(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        // SAFETY: AVX2 present (module docs).
+        Avx2Lane(unsafe { _mm256_sub_epi64(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn and(self, b: Self) -> Self {
+        // SAFETY: AVX2 present (module docs).
+        Avx2Lane(unsafe { _mm256_and_si256(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn shl<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 present (module docs).
+        Avx2Lane(unsafe { _mm256_slli_epi64::<N>(self.0) })
+    }
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 present (module docs).
+        Avx2Lane(unsafe { _mm256_srli_epi64::<N>(self.0) })
+    }
+    #[inline(always)]
+    fn mul32(self, b: Self) -> Self {
+        // SAFETY: AVX2 present (module docs). vpmuludq reads the low 32 bits of each lane.
+        Avx2Lane(unsafe { _mm256_mul_epu32(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn eq_mask(self, b: Self) -> Self {
+        // SAFETY: AVX2 present (module docs).
+        Avx2Lane(unsafe { _mm256_cmpeq_epi64(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn select(mask: Self, a: Self, b: Self) -> Self {
+        // SAFETY: AVX2 present (module docs). blendv picks by the top bit of each byte; the
+        // masks come from eq_mask and are all-ones or all-zero per lane.
+        Avx2Lane(unsafe { _mm256_blendv_epi8(a.0, b.0, mask.0) })
+    }
+}

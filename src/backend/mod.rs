@@ -1,0 +1,211 @@
+//! SIMD backends and their run-time dispatch.
+//!
+//! # Layers
+//! 1. [`lane`]: the lane primitives (four 64-bit lanes: add, sub, and, shifts, 32×32→64
+//!    multiply, broadcast, masks, select, load/store), implemented three times:
+//!    [`portable`] (a plain `[u64; 4]`, every host), `avx2` (`__m256i`, x86-64) and `neon`
+//!    (two `uint64x2_t`, aarch64).
+//! 2. [`packed`]: one generic 9×28-bit Montgomery field over any lane type, implementing
+//!    [`PackedFelt`](crate::PackedFelt) with four lanes.
+//! 3. Algorithms generic over `PackedFelt` (the Hades permutation in `crate::poseidon`, the
+//!    batch drivers in `crate::batch`).
+//! 4. Entry points: one function per batch operation and backend, the SIMD ones
+//!    `#[target_feature]`, selected by [`Backend`] with one `match` per batch call.
+//!
+//! See `docs/backends.md` for the bounds, the safety argument and how to add a backend.
+
+pub(crate) mod lane;
+pub(crate) mod packed;
+pub(crate) mod portable;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The environment variable that forces a backend: `portable`, `avx2` or `neon`.
+pub const BACKEND_ENV: &str = "STARKBATCH_BACKEND";
+
+/// Which implementation of the lane primitives runs the batch functions.
+///
+/// A `Backend` value can only be obtained for an instruction set this CPU has
+/// ([`Backend::detect`], [`Backend::portable`], [`Backend::available`],
+/// [`Backend::from_name`], [`Backend::from_env`]), so calling its batch methods is always
+/// sound. The free batch functions (such as [`poseidon_hash_batch`](crate::poseidon_hash_batch))
+/// use [`Backend::current`].
+///
+/// ```
+/// use starkbatch::Backend;
+/// let best = Backend::detect();
+/// assert!(Backend::available().contains(&best));
+/// assert_eq!(Backend::portable().name(), "portable");
+/// assert!(Backend::from_name("no-such-backend").is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Backend(pub(crate) Kind);
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Kind {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "aarch64")]
+    Neon,
+}
+
+/// Why a requested backend cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BackendError {
+    /// The name is not one of `portable`, `avx2`, `neon`.
+    Unknown(String),
+    /// The backend exists but this CPU (or this build's target) does not support it.
+    Unavailable(&'static str),
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BackendError::Unknown(n) => write!(
+                f,
+                "unknown starkbatch backend {n:?} (expected one of: portable, avx2, neon)"
+            ),
+            BackendError::Unavailable(n) => write!(
+                f,
+                "starkbatch backend {n:?} is not supported by this CPU or target (available: {})",
+                Backend::available()
+                    .iter()
+                    .map(|b| b.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BackendError {}
+
+impl fmt::Debug for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Backend({})", self.name())
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+#[cfg(target_arch = "aarch64")]
+fn has_neon() -> bool {
+    std::arch::is_aarch64_feature_detected!("neon")
+}
+
+impl Backend {
+    /// The portable backend (plain arrays, runs everywhere).
+    pub const fn portable() -> Backend {
+        Backend(Kind::Portable)
+    }
+
+    /// The fastest backend this CPU supports (ignores [`BACKEND_ENV`]; see
+    /// [`Backend::from_env`]). Detection runs once and is cached.
+    pub fn detect() -> Backend {
+        static BEST: OnceLock<Backend> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            if has_avx2() {
+                return Backend(Kind::Avx2);
+            }
+            #[cfg(target_arch = "aarch64")]
+            if has_neon() {
+                return Backend(Kind::Neon);
+            }
+            Backend::portable()
+        })
+    }
+
+    /// Every backend this CPU supports, fastest first (the last is always portable).
+    pub fn available() -> Vec<Backend> {
+        let mut v = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            v.push(Backend(Kind::Avx2));
+        }
+        #[cfg(target_arch = "aarch64")]
+        if has_neon() {
+            v.push(Backend(Kind::Neon));
+        }
+        v.push(Backend::portable());
+        v
+    }
+
+    /// The backend with this name (`portable`, `avx2` or `neon`), if this CPU supports it.
+    ///
+    /// # Errors
+    /// [`BackendError::Unknown`] for another name, [`BackendError::Unavailable`] when the
+    /// CPU or the compilation target lacks the instruction set. Never falls back silently.
+    pub fn from_name(name: &str) -> Result<Backend, BackendError> {
+        let wanted = match name.trim() {
+            "portable" => return Ok(Backend::portable()),
+            "avx2" => "avx2",
+            "neon" => "neon",
+            other => return Err(BackendError::Unknown(other.to_string())),
+        };
+        Backend::available()
+            .into_iter()
+            .find(|b| b.name() == wanted)
+            .ok_or(BackendError::Unavailable(wanted))
+    }
+
+    /// The backend named by the environment variable [`BACKEND_ENV`]
+    /// (`STARKBATCH_BACKEND`), or [`Backend::detect`] when it is unset or empty.
+    ///
+    /// # Errors
+    /// As [`Backend::from_name`] when the variable names an unknown or unsupported backend.
+    pub fn from_env() -> Result<Backend, BackendError> {
+        match std::env::var(BACKEND_ENV) {
+            Ok(name) if !name.trim().is_empty() => Backend::from_name(&name),
+            _ => Ok(Backend::detect()),
+        }
+    }
+
+    /// The backend the free batch functions use: [`Backend::from_env`], evaluated once and
+    /// cached.
+    ///
+    /// # Panics
+    /// If `STARKBATCH_BACKEND` names an unknown backend or one this CPU lacks (the error
+    /// message says which and lists the available ones). A forced backend never falls back
+    /// silently; use [`Backend::from_env`] to handle the error instead.
+    pub fn current() -> Backend {
+        static CURRENT: OnceLock<Result<Backend, BackendError>> = OnceLock::new();
+        match CURRENT.get_or_init(Backend::from_env) {
+            Ok(b) => *b,
+            Err(e) => panic!("{BACKEND_ENV}: {e}"),
+        }
+    }
+
+    /// The backend's name: `portable`, `avx2` or `neon`.
+    pub const fn name(&self) -> &'static str {
+        match self.0 {
+            Kind::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2 => "avx2",
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => "neon",
+        }
+    }
+
+    /// How many field elements one operation processes side by side (4 for every backend
+    /// today: one per 64-bit lane of a 256-bit vector, or of a pair of 128-bit NEON vectors).
+    pub const fn lanes(&self) -> usize {
+        4
+    }
+}

@@ -1,0 +1,633 @@
+//! [`Packed`]: four field elements in 9 limbs of 28 bits, one lane per element, written once
+//! over the [`Lane`] primitives and implementing [`PackedFelt`].
+//!
+//! # Representation
+//! Lane `k` of limb vector `i` holds limb `x_i` of element `k`; the element is
+//! `x = Σ x_i·2^(28·i)`, congruent modulo p to `a·R` where `a` is the field element and
+//! `R = 2^280` (Montgomery form with ten 28-bit reduction steps, see below). Limbs are
+//! non-negative 64-bit lane values and may exceed 28 bits (lazy reduction).
+//!
+//! # Invariant `I` (holds for every value handed out by this module)
+//! Every limb is below `B = 2^28 + 16`. Hence `x < 2^253` and any product of two limbs is
+//! below 2^56.01.
+//!
+//! # Multiplication (product scanning, reduction folded in, no multiplication by p)
+//! In radix 2^28, p = `[1,0,0,0,0,0,2^24,1,2^27]` and `-p^-1 ≡ -1 (mod 2^28)`. Column `k` of
+//! the 9×9 product (`Σ_{i+j=k} a_i·b_j`, nine products below 2^56.01 each) plus the carry and
+//! the reduction terms stays below 2^60. For `k = 0..=9`, `m_k = -col_k mod 2^28`; adding `m_k·p`
+//! clears the column and adds `m_k·2^24`, `m_k` and `m_k·2^27` to columns `k+6`, `k+7`, `k+8`
+//! (shifts, no multiplication). Columns 10..=17 are the result. So the result is
+//! `(a·b + M·p)/2^280` with `M < 2^280`, i.e. below `a·b/2^280 + p < 2^226 + p < 2p`: limbs
+//! 0..7 below 2^28 and the top limb at most `2^27 + 4`. (Why ten steps and not nine
+//! (`R = 2^252`): with `R = 2^252 ≈ 2p` the bound `a·b/R + p` does not close under repeated
+//! multiplication, it would need a conditional subtraction after every product; with ten
+//! steps it closes with a wide margin at the cost of three shifts and adds.)
+//! The carry out of a reduction column is `ceil(col/2^28)`, computed as `(col + 2^28-1) >> 28`
+//! from the column alone, which keeps the carry chain at two operations per column.
+//!
+//! # Addition, subtraction, doubling: one normalisation each
+//! The lane-wise sum `s` (for `a - b`: `a + K - b` with `K ≡ 0 mod p`, every limb of `K` at
+//! least `B`, so that no lane goes negative; AVX2 has no 64-bit arithmetic shift) gets the
+//! constant `F ≡ p` (a redundant form of p with large limbs 0, 6 and 7) added, and then
+//! [`normalize`]: the bits of the top limb above 27, `h`, are folded with
+//! `2^251 ≡ -(17·2^192 + 1)` (subtract `h` at limbs 0 and 7 and `h·2^24` at limb 6; `F` makes
+//! that non-negative for `h <= 32`), followed by one parallel carry round. Inputs below 2^32
+//! per limb give carries below 16, so the output satisfies `I` again.
+//!
+//! # Conversion
+//! `Felt` holds `a·2^256`; loading multiplies by the constant `2^304 mod p` (one Montgomery
+//! product: `a·2^256·2^304/2^280 = a·2^280`), storing multiplies by `2^256 mod p`, whose output
+//! is below 2p, and finishes with one conditional subtraction per lane.
+
+// Limb code indexes several arrays in step; index loops say that most plainly.
+#![allow(clippy::needless_range_loop)]
+
+use super::lane::Lane;
+use crate::field::mont;
+use crate::field::{Felt, PackedFelt};
+
+/// 28-bit limb mask.
+const M28: u64 = (1 << 28) - 1;
+/// 27-bit mask for the top limb.
+const M27: u64 = (1 << 27) - 1;
+/// Limb bound of invariant `I` (exclusive).
+pub(crate) const LIMB_BOUND: u64 = (1 << 28) + 16;
+
+/// A prepared constant: its limbs (`a·2^280 mod p`, canonical) and the same plus [`F`].
+#[derive(Clone, Copy, Debug)]
+pub struct PackedConstant {
+    limbs: [u64; 9],
+    plus_f: [u64; 9],
+}
+
+/// Splits a value below 2^256 (four little-endian u64) into nine 28-bit limbs (the top limb
+/// takes bits 224..256).
+const fn split(x: [u64; 4]) -> [u64; 9] {
+    let mut out = [0u64; 9];
+    let mut i = 0;
+    while i < 9 {
+        let bit = 28 * i;
+        let w = bit / 64;
+        let off = bit % 64;
+        let mut v = x[w] >> off;
+        if off > 36 && w + 1 < 4 {
+            v |= x[w + 1] << (64 - off);
+        }
+        out[i] = if i == 8 { v } else { v & M28 };
+        i += 1;
+    }
+    out
+}
+
+/// Adds two limb vectors (no carries).
+const fn add_limbs(a: [u64; 9], b: [u64; 9]) -> [u64; 9] {
+    let mut out = [0u64; 9];
+    let mut i = 0;
+    while i < 9 {
+        out[i] = a[i] + b[i];
+        i += 1;
+    }
+    out
+}
+
+/// A redundant form of `m·p` in which every limb is at least `bound`: starts from the
+/// canonical limbs and moves units of 2^28 down from the limb above where needed.
+const fn redundant_multiple_of_p(m: u64, bound: u64) -> [u64; 9] {
+    // Canonical 28-bit limbs of p (the top limb holds bits 224..).
+    let p = [1i64, 0, 0, 0, 0, 0, 1 << 24, 1, 1 << 27];
+    let mut l = [0i64; 9];
+    let mut i = 0;
+    while i < 9 {
+        l[i] = p[i] * m as i64;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 8 {
+        if l[i] < bound as i64 {
+            let need = (bound as i64 - l[i] + M28 as i64) >> 28;
+            l[i] += need << 28;
+            l[i + 1] -= need;
+        }
+        i += 1;
+    }
+    let mut out = [0u64; 9];
+    let mut i = 0;
+    while i < 9 {
+        assert!(l[i] >= bound as i64);
+        out[i] = l[i] as u64;
+        i += 1;
+    }
+    out
+}
+
+/// `F ≡ p`: a redundant form of p with limb 0 above 2^28, limb 6 above 2^29 + 2^24 and
+/// limb 7 near 2^28, so that folding up to 32·2^251 never makes a limb negative. Its top
+/// limb is `2^27 - 1`.
+const F: [u64; 9] = [
+    (1 << 28) + 1,
+    M28,
+    M28,
+    M28,
+    M28,
+    M28,
+    (1 << 29) + (1 << 24) - 1,
+    M28,
+    M27,
+];
+
+/// `K ≡ 0 (mod p)` (it is `4p`) with every limb at least [`LIMB_BOUND`], plus [`F`]: what
+/// subtraction adds so that `a + K + F - b` has no negative limb.
+const K_PLUS_F: [u64; 9] = add_limbs(redundant_multiple_of_p(4, LIMB_BOUND), F);
+
+/// `2^304 mod p` as limbs: multiplying a Felt's Montgomery limbs (`a·2^256`) by it gives
+/// `a·2^280`, this module's form.
+const TO_LANE: [u64; 9] = split(Felt::from_u64_const(1 << 48).to_montgomery_limbs());
+/// `2^256 mod p` as limbs: multiplying `a·2^280` by it gives `a·2^256`, the Felt form.
+const FROM_LANE: [u64; 9] = split(mont::R);
+
+// Checks, at compile time, of the facts the bounds rely on.
+const _: () = {
+    // F ≡ p: its value is exactly p.
+    let mut acc = [0u64; 4];
+    let mut i = 0;
+    while i < 9 {
+        // add F[i]·2^(28 i) to acc (F[i] < 2^30, so two words at most).
+        let bit = 28 * i;
+        let w = bit / 64;
+        let off = bit % 64;
+        let lo = F[i] << off;
+        let hi = if off == 0 { 0 } else { F[i] >> (64 - off) };
+        let (s, c) = mont::adc(acc[w], lo, 0);
+        acc[w] = s;
+        let mut carry = c + hi;
+        let mut j = w + 1;
+        while j < 4 {
+            let (s, c) = mont::adc(acc[j], carry, 0);
+            acc[j] = s;
+            carry = c;
+            j += 1;
+        }
+        i += 1;
+    }
+    assert!(acc[0] == mont::P[0] && acc[1] == mont::P[1]);
+    assert!(acc[2] == mont::P[2] && acc[3] == mont::P[3]);
+    // Folding h <= 32 units of 2^251 stays non-negative.
+    assert!(F[0] >= 32 && F[7] >= 32 && F[6] >= 32 << 24);
+};
+
+/// Prepares a constant at compile time or at run time.
+pub(crate) const fn prepare_const(c: Felt) -> PackedConstant {
+    // c holds a·2^256; Montgomery-multiplying by 2^280 mod p (= Felt 2^24's limbs) gives
+    // a·2^280 mod p, canonical.
+    let v = mont::mul(
+        c.to_montgomery_limbs(),
+        Felt::from_u64_const(1 << 24).to_montgomery_limbs(),
+    );
+    let limbs = split(v);
+    PackedConstant {
+        limbs,
+        plus_f: add_limbs(limbs, F),
+    }
+}
+
+/// Four field elements, one per lane, as nine limb vectors (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Packed<V: Lane>(pub(crate) [V; 9]);
+
+#[inline(always)]
+fn splat9<V: Lane>(c: &[u64; 9]) -> [V; 9] {
+    [
+        V::splat(c[0]),
+        V::splat(c[1]),
+        V::splat(c[2]),
+        V::splat(c[3]),
+        V::splat(c[4]),
+        V::splat(c[5]),
+        V::splat(c[6]),
+        V::splat(c[7]),
+        V::splat(c[8]),
+    ]
+}
+
+/// Folds the top limb and runs one carry round (module docs). Precondition: every limb
+/// below 2^32, limbs 0, 6, 7 at least `F`'s and the top limb below 33·2^27. Output: `I`.
+#[inline(always)]
+fn normalize<V: Lane>(mut s: [V; 9]) -> [V; 9] {
+    let m28 = V::splat(M28);
+    let h = s[8].shr::<27>();
+    s[8] = s[8].and(V::splat(M27));
+    s[0] = s[0].sub(h);
+    s[6] = s[6].sub(h.shl::<24>());
+    s[7] = s[7].sub(h);
+    let mut c = [V::splat(0); 8];
+    for i in 0..8 {
+        c[i] = s[i].shr::<28>();
+    }
+    for i in 0..8 {
+        s[i] = s[i].and(m28);
+    }
+    for i in 0..8 {
+        s[i + 1] = s[i + 1].add(c[i]);
+    }
+    s
+}
+
+/// The Montgomery product `a·b/2^280` (module docs). Inputs satisfy `I`; output: limbs
+/// 0..7 below 2^28, top limb at most 2^27 + 4.
+#[inline(always)]
+fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
+    let mut cols = [V::splat(0); 17];
+    for k in 0..17usize {
+        // Reduction columns start at 2^28 - 1 so that `col >> 28` is ceil((col - M28)/2^28).
+        let mut col = V::splat(if k <= 9 { M28 } else { 0 });
+        let lo = k.saturating_sub(8);
+        let hi = if k < 8 { k } else { 8 };
+        for i in lo..=hi {
+            col = col.mul32_add(a[i], b[k - i]);
+        }
+        cols[k] = col;
+    }
+    reduce(cols)
+}
+
+/// The Montgomery square `a²/2^280`: 36 cross products doubled plus 9 squares.
+#[inline(always)]
+fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
+    let mut cols = [V::splat(0); 17];
+    for k in 0..17usize {
+        let mut cross = V::splat(0);
+        let mut i = k.saturating_sub(8);
+        while 2 * i < k {
+            cross = cross.mul32_add(a[i], a[k - i]);
+            i += 1;
+        }
+        let mut col = cross.add(cross);
+        if k % 2 == 0 {
+            col = col.mul32_add(a[k / 2], a[k / 2]);
+        }
+        if k <= 9 {
+            col = col.add(V::splat(M28));
+        }
+        cols[k] = col;
+    }
+    reduce(cols)
+}
+
+/// The reduction and carry chain over the 17 product columns (columns 0..=9 carry the
+/// `2^28 - 1` offset).
+#[inline(always)]
+fn reduce<V: Lane>(cols: [V; 17]) -> [V; 9] {
+    let m28 = V::splat(M28);
+    let mut m = [V::splat(0); 10];
+    let mut out = [V::splat(0); 9];
+    let mut carry = V::splat(0);
+    for k in 0..18 {
+        let mut col = if k < 17 { cols[k] } else { V::splat(0) };
+        if (6..=15).contains(&k) {
+            col = col.add(m[k - 6].shl::<24>());
+        }
+        if (7..=16).contains(&k) {
+            col = col.add(m[k - 7]);
+        }
+        if (8..=17).contains(&k) {
+            col = col.add(m[k - 8].shl::<27>());
+        }
+        col = col.add(carry);
+        if k <= 9 {
+            // col = true + M28: m = -true mod 2^28 = (M28 - col) mod 2^28, and
+            // (true + m)/2^28 = ceil(true/2^28) = col >> 28.
+            m[k] = m28.sub(col).and(m28);
+            carry = col.shr::<28>();
+        } else {
+            out[k - 10] = col.and(m28);
+            carry = col.shr::<28>();
+        }
+    }
+    out[8] = carry;
+    out
+}
+
+impl<V: Lane> Packed<V> {
+    /// Loads `LANES` Felts (any values; the caller guarantees `src.len() == 4`).
+    #[inline(always)]
+    fn load_felts(src: &[Felt]) -> Self {
+        let l: [[u64; 9]; 4] = [
+            split(src[0].to_montgomery_limbs()),
+            split(src[1].to_montgomery_limbs()),
+            split(src[2].to_montgomery_limbs()),
+            split(src[3].to_montgomery_limbs()),
+        ];
+        let mut x = [V::splat(0); 9];
+        for i in 0..9 {
+            x[i] = V::from_array([l[0][i], l[1][i], l[2][i], l[3][i]]);
+        }
+        // Canonical Felt limbs satisfy I (the top limb is at most 2^27 + 1).
+        Packed(mont_mul(&x, &splat9(&TO_LANE)))
+    }
+}
+
+impl<V: Lane> PackedFelt for Packed<V> {
+    const LANES: usize = 4;
+    type Constant = PackedConstant;
+
+    #[inline(always)]
+    fn prepare(c: Felt) -> PackedConstant {
+        prepare_const(c)
+    }
+    #[inline(always)]
+    fn constant(c: &PackedConstant) -> Self {
+        Packed(splat9(&c.limbs))
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        Packed([V::splat(0); 9])
+    }
+    #[inline(always)]
+    fn load(src: &[Felt]) -> Self {
+        assert!(src.len() == 4);
+        Self::load_felts(src)
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [Felt]) {
+        assert!(dst.len() == 4);
+        let y = mont_mul(&self.0, &splat9(&FROM_LANE));
+        let lanes: [[u64; 4]; 9] = y.map(|v| v.to_array());
+        for (k, d) in dst.iter_mut().enumerate() {
+            // Limbs 0..7 below 2^28, the top at most 2^27 + 4: the value is below 2p < 2^253.
+            let mut w = [0u64; 4];
+            for (i, limb) in lanes.iter().enumerate() {
+                let v = limb[k];
+                let bit = 28 * i;
+                w[bit / 64] |= v << (bit % 64);
+                if bit % 64 > 36 && bit / 64 + 1 < 4 {
+                    w[bit / 64 + 1] |= v >> (64 - bit % 64);
+                }
+            }
+            *d = Felt(mont::reduce_once(w));
+        }
+    }
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].add(rhs.0[i]).add(V::splat(F[i]));
+        }
+        Packed(normalize(s))
+    }
+    #[inline(always)]
+    fn sub(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].add(V::splat(K_PLUS_F[i])).sub(rhs.0[i]);
+        }
+        Packed(normalize(s))
+    }
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Packed(mont_mul(&self.0, &rhs.0))
+    }
+    #[inline(always)]
+    fn square(self) -> Self {
+        Packed(mont_square(&self.0))
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].shl::<1>().add(V::splat(F[i]));
+        }
+        Packed(normalize(s))
+    }
+    #[inline(always)]
+    fn add_constant(self, c: &PackedConstant) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].add(V::splat(c.plus_f[i]));
+        }
+        Packed(normalize(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::portable::PortableLane;
+
+    /// A small deterministic generator (xorshift64*), enough for test inputs.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn felt(&mut self) -> Felt {
+            let choice = self.next() % 4;
+            if choice == 0 {
+                return edge_values()[(self.next() % edge_values().len() as u64) as usize];
+            }
+            let mut b = [0u8; 32];
+            for c in b.chunks_mut(8) {
+                c.copy_from_slice(&self.next().to_le_bytes());
+            }
+            Felt::from_bytes_le_reduced(&b)
+        }
+    }
+
+    /// 0, 1, p-1, values near 2^251 and near 28-bit and 64-bit limb boundaries.
+    pub(crate) fn edge_values() -> Vec<Felt> {
+        let mut v = vec![
+            Felt::ZERO,
+            Felt::ONE,
+            Felt::TWO,
+            Felt::MAX,
+            Felt::MAX - Felt::ONE,
+        ];
+        let two = Felt::TWO;
+        for e in [27u128, 28, 29, 55, 56, 63, 64, 84, 112, 127] {
+            let x = two.pow(e);
+            v.extend([x, x - Felt::ONE, x + Felt::ONE, -x]);
+        }
+        for e in [192u128, 196, 224, 248, 250, 251] {
+            let x = Felt::TWO.pow(e);
+            v.extend([x, x - Felt::ONE, x + Felt::ONE, -x]);
+        }
+        v
+    }
+
+    fn load<V: Lane>(x: [Felt; 4]) -> Packed<V> {
+        Packed::<V>::load(&x)
+    }
+
+    fn store<V: Lane>(x: Packed<V>) -> [Felt; 4] {
+        let mut o = [Felt::ZERO; 4];
+        x.store(&mut o);
+        o
+    }
+
+    fn check_invariant<V: Lane>(x: &Packed<V>) {
+        for limb in x.0.iter() {
+            for v in limb.to_array() {
+                assert!(v < LIMB_BOUND, "limb {v:#x} breaks the invariant");
+            }
+        }
+    }
+
+    /// Random chains of every operation, compared lane by lane with Felt after every step.
+    fn chains<V: Lane>(seed: u64) {
+        let mut rng = Rng(seed);
+        let consts: Vec<Felt> = (0..8).map(|_| rng.felt()).collect();
+        let prepared: Vec<PackedConstant> = consts.iter().map(|c| prepare_const(*c)).collect();
+        for _ in 0..40 {
+            let mut xs: Vec<[Felt; 4]> = (0..4)
+                .map(|_| [rng.felt(), rng.felt(), rng.felt(), rng.felt()])
+                .collect();
+            let mut ps: Vec<Packed<V>> = xs.iter().map(|x| load::<V>(*x)).collect();
+            for p in &ps {
+                check_invariant(p);
+            }
+            for _ in 0..300 {
+                let i = (rng.next() % 4) as usize;
+                let j = (rng.next() % 4) as usize;
+                let d = (rng.next() % 4) as usize;
+                let op = rng.next() % 7;
+                let (a, b) = (ps[i], ps[j]);
+                let (fa, fb) = (xs[i], xs[j]);
+                let (r, fr): (Packed<V>, [Felt; 4]) = match op {
+                    0 => (a.add(b), core::array::from_fn(|k| fa[k] + fb[k])),
+                    1 => (a.sub(b), core::array::from_fn(|k| fa[k] - fb[k])),
+                    2 => (a.mul(b), core::array::from_fn(|k| fa[k] * fb[k])),
+                    3 => (a.square(), core::array::from_fn(|k| fa[k].square())),
+                    4 => (a.double(), core::array::from_fn(|k| fa[k].double())),
+                    5 => {
+                        let c = (rng.next() % 8) as usize;
+                        (
+                            a.add_constant(&prepared[c]),
+                            core::array::from_fn(|k| fa[k] + consts[c]),
+                        )
+                    }
+                    _ => {
+                        let c = (rng.next() % 8) as usize;
+                        (
+                            a.mul(Packed::constant(&prepared[c])),
+                            core::array::from_fn(|k| fa[k] * consts[c]),
+                        )
+                    }
+                };
+                check_invariant(&r);
+                assert_eq!(store(r), fr, "op {op}");
+                ps[d] = r;
+                xs[d] = fr;
+            }
+        }
+    }
+
+    /// Long chains of additions only (the worst case for lazy growth).
+    fn add_chains<V: Lane>() {
+        let mut a = load::<V>([
+            Felt::MAX,
+            Felt::MAX - Felt::ONE,
+            Felt::TWO.pow(251),
+            Felt::ONE,
+        ]);
+        let mut fa = [
+            Felt::MAX,
+            Felt::MAX - Felt::ONE,
+            Felt::TWO.pow(251),
+            Felt::ONE,
+        ];
+        for step in 0..2000 {
+            if step % 3 == 0 {
+                a = a.double();
+                fa = fa.map(|x| x.double());
+            } else if step % 3 == 1 {
+                a = a.add(a).add(a);
+                fa = fa.map(|x| x + x + x);
+            } else {
+                a = Packed::zero().sub(a).sub(a);
+                fa = fa.map(|x| -x - x);
+            }
+            check_invariant(&a);
+            assert_eq!(store(a), fa);
+        }
+    }
+
+    fn edges<V: Lane>() {
+        let e = edge_values();
+        for chunk in e.chunks(4) {
+            let mut x = [Felt::ZERO; 4];
+            x[..chunk.len()].copy_from_slice(chunk);
+            let p = load::<V>(x);
+            assert_eq!(store(p), x);
+            for other in e.chunks(4) {
+                let mut y = [Felt::MAX; 4];
+                y[..other.len()].copy_from_slice(other);
+                let q = load::<V>(y);
+                assert_eq!(store(p.mul(q)), core::array::from_fn(|k| x[k] * y[k]));
+                assert_eq!(store(p.sub(q)), core::array::from_fn(|k| x[k] - y[k]));
+                assert_eq!(store(p.add(q)), core::array::from_fn(|k| x[k] + y[k]));
+            }
+        }
+    }
+
+    fn select<V: Lane>() {
+        let a = V::from_array([1, 2, 3, 4]);
+        let b = V::from_array([1, 5, 3, 6]);
+        let m = a.eq_mask(b);
+        assert_eq!(m.to_array(), [u64::MAX, 0, u64::MAX, 0]);
+        assert_eq!(
+            V::select(m, V::splat(7), V::splat(9)).to_array(),
+            [9, 7, 9, 7]
+        );
+    }
+
+    fn all<V: Lane>() {
+        select::<V>();
+        edges::<V>();
+        add_chains::<V>();
+        chains::<V>(0x1234_5678_9abc_def1);
+        chains::<V>(42);
+    }
+
+    #[test]
+    fn constants_are_consistent() {
+        // F is p (checked at compile time); K + F is a multiple of p: its value mod p is 0.
+        let to_felt = |l: [u64; 9]| {
+            let mut acc = Felt::ZERO;
+            let base = Felt::TWO.pow(28);
+            for x in l.iter().rev() {
+                acc = acc * base + Felt::from(*x);
+            }
+            acc
+        };
+        assert_eq!(to_felt(F), Felt::ZERO);
+        assert_eq!(to_felt(K_PLUS_F), Felt::ZERO);
+        assert!(K_PLUS_F
+            .iter()
+            .zip(F.iter())
+            .all(|(k, f)| k - f >= LIMB_BOUND));
+    }
+
+    #[test]
+    fn portable_matches_felt() {
+        all::<PortableLane>();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_matches_felt() {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // Sound: the CPU has AVX2, which is all Avx2Lane's methods require.
+            all::<crate::backend::avx2::Avx2Lane>();
+        }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn neon_matches_felt() {
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            all::<crate::backend::neon::NeonLane>();
+        }
+    }
+}

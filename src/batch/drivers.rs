@@ -1,0 +1,241 @@
+//! Batch drivers, generic over [`PackedFelt`]: chunk the input by the lane count, gather into
+//! lanes, run the permutation, scatter the outputs; the tail (fewer than `LANES` elements) is
+//! padded with zeros and only its real lanes are written back. Everything is
+//! `#[inline(always)]` so that each backend's entry point compiles to straight-line code for
+//! its instruction set. No heap allocation: buffers are small stack arrays.
+
+use crate::field::{Felt, PackedFelt};
+use crate::poseidon::constants::N_CONSTANTS;
+use crate::poseidon::hades::permute;
+
+/// The largest lane count any backend uses (the stack buffers' size).
+pub(crate) const MAX_LANES: usize = 8;
+
+/// Prepared constants a driver needs.
+pub(crate) struct Prepared<C: 'static> {
+    pub(crate) rc: [C; N_CONSTANTS],
+    pub(crate) one: C,
+    pub(crate) two: C,
+}
+
+#[inline(always)]
+fn lanes<P: PackedFelt>() -> usize {
+    assert!(P::LANES <= MAX_LANES);
+    P::LANES
+}
+
+/// Runs `f` over chunks of `LANES` indices: `f(start, count)` with `count <= LANES`.
+#[inline(always)]
+fn chunks(n: usize, l: usize, mut f: impl FnMut(usize, usize)) {
+    let mut i = 0;
+    while i < n {
+        let take = if n - i < l { n - i } else { l };
+        f(i, take);
+        i += take;
+    }
+}
+
+/// Stores lane values into `dst[..count]` (through a buffer when `count < LANES`).
+#[inline(always)]
+fn store_prefix<P: PackedFelt>(x: P, dst: &mut [Felt], count: usize) {
+    let l = P::LANES;
+    if count == l {
+        x.store(dst);
+    } else {
+        let mut tmp = [Felt::ZERO; MAX_LANES];
+        x.store(&mut tmp[..l]);
+        dst[..count].copy_from_slice(&tmp[..count]);
+    }
+}
+
+/// Loads `src[..count]` into lanes, zero-padding when `count < LANES`.
+#[inline(always)]
+fn load_prefix<P: PackedFelt>(src: &[Felt], count: usize) -> P {
+    let l = P::LANES;
+    if count == l {
+        P::load(src)
+    } else {
+        let mut tmp = [Felt::ZERO; MAX_LANES];
+        tmp[..count].copy_from_slice(&src[..count]);
+        P::load(&tmp[..l])
+    }
+}
+
+/// `out[i] = permute([x_i, y_i, 2])[0]`.
+#[inline(always)]
+pub(crate) fn hash2<P: PackedFelt>(
+    c: &Prepared<P::Constant>,
+    inputs: &[[Felt; 2]],
+    out: &mut [Felt],
+) {
+    let l = lanes::<P>();
+    chunks(inputs.len(), l, |i, take| {
+        let mut xs = [Felt::ZERO; MAX_LANES];
+        let mut ys = [Felt::ZERO; MAX_LANES];
+        for k in 0..take {
+            xs[k] = inputs[i + k][0];
+            ys[k] = inputs[i + k][1];
+        }
+        let mut s = [P::load(&xs[..l]), P::load(&ys[..l]), P::constant(&c.two)];
+        permute(&mut s, &c.rc);
+        store_prefix(s[0], &mut out[i..], take);
+    });
+}
+
+/// Column form of [`hash2`]: `out[i] = permute([xs_i, ys_i, 2])[0]`.
+#[inline(always)]
+pub(crate) fn hash2_columns<P: PackedFelt>(
+    c: &Prepared<P::Constant>,
+    xs: &[Felt],
+    ys: &[Felt],
+    out: &mut [Felt],
+) {
+    let l = lanes::<P>();
+    chunks(xs.len(), l, |i, take| {
+        let mut s = [
+            load_prefix::<P>(&xs[i..], take),
+            load_prefix::<P>(&ys[i..], take),
+            P::constant(&c.two),
+        ];
+        permute(&mut s, &c.rc);
+        store_prefix(s[0], &mut out[i..], take);
+    });
+}
+
+/// `out[i] = permute([x_i, 0, 1])[0]`.
+#[inline(always)]
+pub(crate) fn hash1<P: PackedFelt>(c: &Prepared<P::Constant>, inputs: &[Felt], out: &mut [Felt]) {
+    let l = lanes::<P>();
+    chunks(inputs.len(), l, |i, take| {
+        let mut s = [
+            load_prefix::<P>(&inputs[i..], take),
+            P::zero(),
+            P::constant(&c.one),
+        ];
+        permute(&mut s, &c.rc);
+        store_prefix(s[0], &mut out[i..], take);
+    });
+}
+
+/// Permutes every state in place.
+#[inline(always)]
+pub(crate) fn permute_states<P: PackedFelt>(c: &Prepared<P::Constant>, states: &mut [[Felt; 3]]) {
+    let l = lanes::<P>();
+    chunks(states.len(), l, |i, take| {
+        let mut cols = [[Felt::ZERO; MAX_LANES]; 3];
+        for k in 0..take {
+            for j in 0..3 {
+                cols[j][k] = states[i + k][j];
+            }
+        }
+        let mut s = [
+            P::load(&cols[0][..l]),
+            P::load(&cols[1][..l]),
+            P::load(&cols[2][..l]),
+        ];
+        permute(&mut s, &c.rc);
+        for j in 0..3 {
+            s[j].store(&mut cols[j][..l]);
+        }
+        for k in 0..take {
+            for j in 0..3 {
+                states[i + k][j] = cols[j][k];
+            }
+        }
+    });
+}
+
+/// Column form of [`permute_states`].
+#[inline(always)]
+pub(crate) fn permute_columns<P: PackedFelt>(
+    c: &Prepared<P::Constant>,
+    s0: &mut [Felt],
+    s1: &mut [Felt],
+    s2: &mut [Felt],
+) {
+    let l = lanes::<P>();
+    chunks(s0.len(), l, |i, take| {
+        let mut s = [
+            load_prefix::<P>(&s0[i..], take),
+            load_prefix::<P>(&s1[i..], take),
+            load_prefix::<P>(&s2[i..], take),
+        ];
+        permute(&mut s, &c.rc);
+        store_prefix(s[0], &mut s0[i..], take);
+        store_prefix(s[1], &mut s1[i..], take);
+        store_prefix(s[2], &mut s2[i..], take);
+    });
+}
+
+/// Element `e` of message `m` after padding (`m ++ [1] ++ [0]?`).
+#[inline(always)]
+fn padded(m: &[Felt], e: usize) -> Felt {
+    if e < m.len() {
+        m[e]
+    } else if e == m.len() {
+        Felt::ONE
+    } else {
+        Felt::ZERO
+    }
+}
+
+/// `out[i] = poseidon_hash_many(messages[i])`. Each lane runs one message's sponge; a lane
+/// whose message is finished writes its output and takes the next message, so messages of
+/// different lengths share the lanes. A message of length `n` takes `n/2 + 1` permutations.
+#[inline(always)]
+pub(crate) fn hash_many<P: PackedFelt>(
+    c: &Prepared<P::Constant>,
+    messages: &[&[Felt]],
+    out: &mut [Felt],
+) {
+    const IDLE: usize = usize::MAX;
+    let l = lanes::<P>();
+    let n = messages.len();
+    let mut msg = [IDLE; MAX_LANES];
+    let mut block = [0usize; MAX_LANES];
+    let mut st = [[Felt::ZERO; MAX_LANES]; 3];
+    let mut next = 0;
+    for m in msg.iter_mut().take(l) {
+        if next < n {
+            *m = next;
+            next += 1;
+        }
+    }
+    while msg[..l].iter().any(|&m| m != IDLE) {
+        for k in 0..l {
+            if msg[k] != IDLE {
+                let m = messages[msg[k]];
+                st[0][k] += padded(m, 2 * block[k]);
+                st[1][k] += padded(m, 2 * block[k] + 1);
+            }
+        }
+        let mut s = [
+            P::load(&st[0][..l]),
+            P::load(&st[1][..l]),
+            P::load(&st[2][..l]),
+        ];
+        permute(&mut s, &c.rc);
+        for j in 0..3 {
+            s[j].store(&mut st[j][..l]);
+        }
+        for k in 0..l {
+            if msg[k] == IDLE {
+                continue;
+            }
+            block[k] += 1;
+            if block[k] == messages[msg[k]].len() / 2 + 1 {
+                out[msg[k]] = st[0][k];
+                for col in st.iter_mut() {
+                    col[k] = Felt::ZERO;
+                }
+                block[k] = 0;
+                msg[k] = if next < n {
+                    next += 1;
+                    next - 1
+                } else {
+                    IDLE
+                };
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! One entry point per batch operation and backend. Each instantiates the generic drivers
+//! with that backend's packed type; the SIMD ones carry `#[target_feature]`, so the whole
+//! inlined permutation is compiled for that instruction set.
+
+use super::drivers::Prepared;
+use crate::backend::packed::{prepare_const, PackedConstant};
+use crate::field::Felt;
+use crate::poseidon::constants::{COMPRESSED_ROUND_CONSTANTS, N_CONSTANTS};
+
+/// The round constants and small constants in the 9×28-bit form, built at compile time
+/// (shared by every lane type: the prepared form does not depend on the instruction set).
+pub(crate) static PACKED: Prepared<PackedConstant> = Prepared {
+    rc: {
+        let mut rc = [prepare_const(Felt::ZERO); N_CONSTANTS];
+        let mut i = 0;
+        while i < N_CONSTANTS {
+            rc[i] = prepare_const(COMPRESSED_ROUND_CONSTANTS[i]);
+            i += 1;
+        }
+        rc
+    },
+    one: prepare_const(Felt::ONE),
+    two: prepare_const(Felt::TWO),
+};
+
+macro_rules! entry_points {
+    ($(#[$attr:meta])* $name:ident, $lane:ty) => {
+        /// Entry points for one lane type.
+        ///
+        /// # Safety
+        /// Each function may only be called when the CPU supports this lane type's
+        /// instruction set (checked by `crate::Backend`, see `docs/backends.md`).
+        pub(crate) mod $name {
+            use super::super::drivers;
+            use super::PACKED;
+            use crate::backend::packed::Packed;
+            use crate::field::Felt;
+
+            type P = Packed<$lane>;
+
+            $(#[$attr])*
+            pub(crate) unsafe fn hash2(inputs: &[[Felt; 2]], out: &mut [Felt]) {
+                drivers::hash2::<P>(&PACKED, inputs, out)
+            }
+            $(#[$attr])*
+            pub(crate) unsafe fn hash2_columns(xs: &[Felt], ys: &[Felt], out: &mut [Felt]) {
+                drivers::hash2_columns::<P>(&PACKED, xs, ys, out)
+            }
+            $(#[$attr])*
+            pub(crate) unsafe fn hash1(inputs: &[Felt], out: &mut [Felt]) {
+                drivers::hash1::<P>(&PACKED, inputs, out)
+            }
+            $(#[$attr])*
+            pub(crate) unsafe fn permute_states(states: &mut [[Felt; 3]]) {
+                drivers::permute_states::<P>(&PACKED, states)
+            }
+            $(#[$attr])*
+            pub(crate) unsafe fn permute_columns(s0: &mut [Felt], s1: &mut [Felt], s2: &mut [Felt]) {
+                drivers::permute_columns::<P>(&PACKED, s0, s1, s2)
+            }
+            $(#[$attr])*
+            pub(crate) unsafe fn hash_many(messages: &[&[Felt]], out: &mut [Felt]) {
+                drivers::hash_many::<P>(&PACKED, messages, out)
+            }
+        }
+    };
+}
+
+entry_points!(portable, crate::backend::portable::PortableLane);
+#[cfg(target_arch = "x86_64")]
+entry_points!(
+    #[target_feature(enable = "avx2")]
+    avx2,
+    crate::backend::avx2::Avx2Lane
+);
+#[cfg(target_arch = "aarch64")]
+entry_points!(
+    #[target_feature(enable = "neon")]
+    neon,
+    crate::backend::neon::NeonLane
+);
+
+/// Scalar reference drivers (one lane, the `Felt` type itself), used by tests.
+#[cfg(test)]
+pub(crate) mod scalar {
+    use crate::batch::drivers;
+    use crate::field::Felt;
+    use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
+
+    pub(crate) fn hash_many(messages: &[&[Felt]], out: &mut [Felt]) {
+        let c = drivers::Prepared {
+            rc: COMPRESSED_ROUND_CONSTANTS,
+            one: Felt::ONE,
+            two: Felt::TWO,
+        };
+        drivers::hash_many::<Felt>(&c, messages, out)
+    }
+
+    #[test]
+    fn scalar_lane_scheduler_matches_poseidon_hash_many() {
+        let msgs: Vec<Vec<Felt>> = (0..23u64)
+            .map(|i| (0..(i * 7) % 11).map(|j| Felt::from(i * 100 + j)).collect())
+            .collect();
+        let refs: Vec<&[Felt]> = msgs.iter().map(|m| m.as_slice()).collect();
+        let mut out = vec![Felt::ZERO; refs.len()];
+        hash_many(&refs, &mut out);
+        for (m, o) in refs.iter().zip(&out) {
+            assert_eq!(*o, crate::poseidon_hash_many(*m));
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Batch Poseidon over SIMD lanes: many independent hashes side by side.
+//!
+//! Every function exists three ways: as a free function using [`Backend::current`] (the
+//! backend detected once, or forced with `STARKBATCH_BACKEND`), as a method of [`Backend`]
+//! with the same name, and with a `_par` suffix splitting the work over the rayon thread pool
+//! in chunks that are multiples of the lane count. Outputs are identical to the scalar
+//! functions ([`poseidon_hash`](crate::poseidon_hash) and friends) on every backend.
+//!
+//! Array-of-structs inputs (`&[[Felt; 2]]`, `&mut [[Felt; 3]]`) are gathered into lanes;
+//! callers holding structure-of-arrays data use the `_columns` functions, which load lanes
+//! straight from each column. A column is a plain `&[Felt]`; since [`Felt`] is
+//! [`bytemuck::Pod`], columns can be cast from and to `&[[u64; 4]]` (Montgomery limbs) or bytes
+//! with `bytemuck::cast_slice` without copying.
+//!
+//! No batch call allocates: the prepared round constants are statics built at compile time
+//! and the drivers use small stack buffers (the `_par` variants use rayon, which may).
+//!
+//! ```
+//! use starkbatch::{poseidon_hash, poseidon_hash_batch, Felt};
+//! let inputs: Vec<[Felt; 2]> = (0..10u64).map(|i| [Felt::from(i), Felt::from(i + 1)]).collect();
+//! let mut out = vec![Felt::ZERO; inputs.len()];
+//! poseidon_hash_batch(&inputs, &mut out);
+//! for (o, [x, y]) in out.iter().zip(&inputs) {
+//!     assert_eq!(*o, poseidon_hash(*x, *y));
+//! }
+//! ```
+
+mod drivers;
+pub(crate) mod entry;
+
+use crate::backend::{Backend, Kind};
+use crate::field::Felt;
+use rayon::prelude::*;
+
+/// Dispatches one call to the entry point of `$backend`'s instruction set.
+macro_rules! dispatch {
+    ($backend:expr, $f:ident ( $($arg:expr),* )) => {
+        match $backend.0 {
+            // SAFETY: portable code needs no CPU feature.
+            Kind::Portable => unsafe { entry::portable::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a Backend with Kind::Avx2 is only created after
+            // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            Kind::Avx2 => unsafe { entry::avx2::$f($($arg),*) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: a Backend with Kind::Neon is only created after
+            // is_aarch64_feature_detected!("neon") returned true (backend/mod.rs).
+            Kind::Neon => unsafe { entry::neon::$f($($arg),*) },
+        }
+    };
+}
+
+/// Chunk length for the parallel variants: a multiple of the lane count, about four chunks
+/// per thread, at least 64 elements.
+fn par_chunk(n: usize, lanes: usize) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    let per = n.div_ceil(threads * 4).max(64);
+    per.div_ceil(lanes) * lanes
+}
+
+impl Backend {
+    /// `out[i] = poseidon_hash(inputs[i][0], inputs[i][1])`.
+    ///
+    /// # Panics
+    /// If `inputs.len() != out.len()`.
+    pub fn poseidon_hash_batch(&self, inputs: &[[Felt; 2]], out: &mut [Felt]) {
+        assert_eq!(
+            inputs.len(),
+            out.len(),
+            "poseidon_hash_batch: inputs and out differ in length"
+        );
+        dispatch!(self, hash2(inputs, out))
+    }
+
+    /// `out[i] = poseidon_hash(xs[i], ys[i])`, for structure-of-arrays data.
+    ///
+    /// # Panics
+    /// If `xs`, `ys` and `out` do not all have the same length.
+    pub fn poseidon_hash_columns(&self, xs: &[Felt], ys: &[Felt], out: &mut [Felt]) {
+        assert!(
+            xs.len() == ys.len() && xs.len() == out.len(),
+            "poseidon_hash_columns: xs, ys and out differ in length"
+        );
+        dispatch!(self, hash2_columns(xs, ys, out))
+    }
+
+    /// `out[i] = poseidon_hash_single(inputs[i])`.
+    ///
+    /// # Panics
+    /// If `inputs.len() != out.len()`.
+    pub fn poseidon_hash_single_batch(&self, inputs: &[Felt], out: &mut [Felt]) {
+        assert_eq!(
+            inputs.len(),
+            out.len(),
+            "poseidon_hash_single_batch: inputs and out differ in length"
+        );
+        dispatch!(self, hash1(inputs, out))
+    }
+
+    /// Applies the Hades permutation to every state in place (as
+    /// [`poseidon_permute_comp`](crate::poseidon_permute_comp)).
+    pub fn poseidon_permute_batch(&self, states: &mut [[Felt; 3]]) {
+        dispatch!(self, permute_states(states))
+    }
+
+    /// Permutes the states `(s0[i], s1[i], s2[i])` in place, for structure-of-arrays data.
+    ///
+    /// # Panics
+    /// If the three columns differ in length.
+    pub fn poseidon_permute_columns(&self, s0: &mut [Felt], s1: &mut [Felt], s2: &mut [Felt]) {
+        assert!(
+            s0.len() == s1.len() && s0.len() == s2.len(),
+            "poseidon_permute_columns: columns differ in length"
+        );
+        dispatch!(self, permute_columns(s0, s1, s2))
+    }
+
+    /// `out[i] = poseidon_hash_many(messages[i])`; messages may have any lengths (lanes
+    /// whose message is finished take the next one).
+    ///
+    /// # Panics
+    /// If `messages.len() != out.len()`.
+    pub fn poseidon_hash_many_batch(&self, messages: &[&[Felt]], out: &mut [Felt]) {
+        assert_eq!(
+            messages.len(),
+            out.len(),
+            "poseidon_hash_many_batch: messages and out differ in length"
+        );
+        dispatch!(self, hash_many(messages, out))
+    }
+
+    /// [`Backend::poseidon_hash_batch`] on the rayon thread pool.
+    ///
+    /// # Panics
+    /// If `inputs.len() != out.len()`.
+    pub fn poseidon_hash_batch_par(&self, inputs: &[[Felt; 2]], out: &mut [Felt]) {
+        assert_eq!(
+            inputs.len(),
+            out.len(),
+            "poseidon_hash_batch_par: inputs and out differ in length"
+        );
+        let c = par_chunk(inputs.len(), self.lanes());
+        inputs
+            .par_chunks(c)
+            .zip(out.par_chunks_mut(c))
+            .for_each(|(i, o)| self.poseidon_hash_batch(i, o));
+    }
+
+    /// [`Backend::poseidon_hash_columns`] on the rayon thread pool.
+    ///
+    /// # Panics
+    /// If `xs`, `ys` and `out` do not all have the same length.
+    pub fn poseidon_hash_columns_par(&self, xs: &[Felt], ys: &[Felt], out: &mut [Felt]) {
+        assert!(
+            xs.len() == ys.len() && xs.len() == out.len(),
+            "poseidon_hash_columns_par: xs, ys and out differ in length"
+        );
+        let c = par_chunk(xs.len(), self.lanes());
+        xs.par_chunks(c)
+            .zip(ys.par_chunks(c))
+            .zip(out.par_chunks_mut(c))
+            .for_each(|((x, y), o)| self.poseidon_hash_columns(x, y, o));
+    }
+
+    /// [`Backend::poseidon_hash_single_batch`] on the rayon thread pool.
+    ///
+    /// # Panics
+    /// If `inputs.len() != out.len()`.
+    pub fn poseidon_hash_single_batch_par(&self, inputs: &[Felt], out: &mut [Felt]) {
+        assert_eq!(
+            inputs.len(),
+            out.len(),
+            "poseidon_hash_single_batch_par: inputs and out differ in length"
+        );
+        let c = par_chunk(inputs.len(), self.lanes());
+        inputs
+            .par_chunks(c)
+            .zip(out.par_chunks_mut(c))
+            .for_each(|(i, o)| self.poseidon_hash_single_batch(i, o));
+    }
+
+    /// [`Backend::poseidon_permute_batch`] on the rayon thread pool.
+    pub fn poseidon_permute_batch_par(&self, states: &mut [[Felt; 3]]) {
+        let c = par_chunk(states.len(), self.lanes());
+        states
+            .par_chunks_mut(c)
+            .for_each(|s| self.poseidon_permute_batch(s));
+    }
+
+    /// [`Backend::poseidon_hash_many_batch`] on the rayon thread pool (chunks of messages;
+    /// within a chunk, lanes are refilled as messages finish).
+    ///
+    /// # Panics
+    /// If `messages.len() != out.len()`.
+    pub fn poseidon_hash_many_batch_par(&self, messages: &[&[Felt]], out: &mut [Felt]) {
+        assert_eq!(
+            messages.len(),
+            out.len(),
+            "poseidon_hash_many_batch_par: messages and out differ in length"
+        );
+        let c = par_chunk(messages.len(), self.lanes());
+        messages
+            .par_chunks(c)
+            .zip(out.par_chunks_mut(c))
+            .for_each(|(m, o)| self.poseidon_hash_many_batch(m, o));
+    }
+}
+
+macro_rules! free_fn {
+    ($(#[$doc:meta])* $name:ident ( $($arg:ident : $ty:ty),* )) => {
+        $(#[$doc])*
+        ///
+        /// Uses [`Backend::current`]; see the method of the same name on [`Backend`].
+        ///
+        /// # Panics
+        /// On mismatched lengths (see the method), or if `STARKBATCH_BACKEND` names a
+        /// backend this CPU lacks (see [`Backend::current`]).
+        pub fn $name($($arg: $ty),*) {
+            Backend::current().$name($($arg),*)
+        }
+    };
+}
+
+free_fn!(
+    /// `out[i] = poseidon_hash(inputs[i][0], inputs[i][1])`.
+    poseidon_hash_batch(inputs: &[[Felt; 2]], out: &mut [Felt])
+);
+free_fn!(
+    /// `out[i] = poseidon_hash(xs[i], ys[i])` for structure-of-arrays data.
+    poseidon_hash_columns(xs: &[Felt], ys: &[Felt], out: &mut [Felt])
+);
+free_fn!(
+    /// `out[i] = poseidon_hash_single(inputs[i])`.
+    poseidon_hash_single_batch(inputs: &[Felt], out: &mut [Felt])
+);
+free_fn!(
+    /// Permutes every state in place.
+    poseidon_permute_batch(states: &mut [[Felt; 3]])
+);
+free_fn!(
+    /// Permutes the states `(s0[i], s1[i], s2[i])` in place.
+    poseidon_permute_columns(s0: &mut [Felt], s1: &mut [Felt], s2: &mut [Felt])
+);
+free_fn!(
+    /// `out[i] = poseidon_hash_many(messages[i])` for messages of any lengths.
+    poseidon_hash_many_batch(messages: &[&[Felt]], out: &mut [Felt])
+);
+free_fn!(
+    /// [`poseidon_hash_batch`] on the rayon thread pool.
+    poseidon_hash_batch_par(inputs: &[[Felt; 2]], out: &mut [Felt])
+);
+free_fn!(
+    /// [`poseidon_hash_columns`] on the rayon thread pool.
+    poseidon_hash_columns_par(xs: &[Felt], ys: &[Felt], out: &mut [Felt])
+);
+free_fn!(
+    /// [`poseidon_hash_single_batch`] on the rayon thread pool.
+    poseidon_hash_single_batch_par(inputs: &[Felt], out: &mut [Felt])
+);
+free_fn!(
+    /// [`poseidon_permute_batch`] on the rayon thread pool.
+    poseidon_permute_batch_par(states: &mut [[Felt; 3]])
+);
+free_fn!(
+    /// [`poseidon_hash_many_batch`] on the rayon thread pool.
+    poseidon_hash_many_batch_par(messages: &[&[Felt]], out: &mut [Felt])
+);
