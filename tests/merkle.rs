@@ -265,3 +265,19 @@ fn root_needs_at_most_half_the_leaves_in_extra_memory() {
         assert_eq!(r, reference_root::<Cheap>(&l));
     }
 }
+
+#[test]
+fn real_poseidon_matches_reference() {
+    for n in [0usize, 1, 2, 3, 7, 64, 100, 4999] {
+        let l = leaves(n, 99);
+        assert_eq!(
+            pool(2).install(|| merkle::root::<starkbatch::Poseidon>(&l)),
+            reference_root::<RefPoseidon>(&l)
+        );
+        let t = MerkleTree::<starkbatch::Pedersen>::new(l.iter().take(9).copied().collect());
+        assert_eq!(
+            t.root(),
+            reference_root::<starkbatch::Pedersen>(&l[..n.min(9)])
+        );
+    }
+}

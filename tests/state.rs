@@ -460,3 +460,229 @@ fn larger_random_trie_pedersen() {
         reference_root::<RefPedersen>(&entries, STATE_HEIGHT)
     );
 }
+
+// ---- Starknet hashes: contract leaves, class leaves, state root, whole state ----
+
+mod commitment {
+    use super::*;
+    use starkbatch::state::{
+        class_leaf_hash, class_leaf_hash_batch, contract_state_hash, contract_state_hashes,
+        global_state_root, state_commitment, ContractState, DeclaredClass, StateRootRule,
+        CONTRACT_CLASS_LEAF_V0, STARKNET_STATE_V0,
+    };
+    use starkbatch::{Pedersen, Poseidon};
+
+    #[test]
+    fn real_hashes_give_the_published_trie_vectors() {
+        let one = [(hex("0x1"), hex("0x1"))];
+        assert_eq!(
+            trie_root::<Pedersen>(&one, STATE_HEIGHT).unwrap(),
+            hex("0x2ebbd6878f81e49560ae863bd4ef327a417037bf57b63a016130ad0a94c8fa7")
+        );
+        let three = [
+            (hex("0x1"), hex("0x0")),
+            (hex("0x86"), hex("0x1")),
+            (hex("0x87"), hex("0x2")),
+        ];
+        assert_eq!(
+            trie_root::<Pedersen>(&three, STATE_HEIGHT).unwrap(),
+            hex("0x5458b9f8491e7c845bffa4cd36cdb3a7c29dcdf75f2809bd6f4ce65386facfc")
+        );
+        let edge = Node::Edge {
+            child: Felt::ONE,
+            path: Felt::TWO,
+            length: 3,
+        };
+        assert_eq!(
+            hash_nodes_vec::<Pedersen>(&[edge]),
+            vec![hex(
+                "0x5bb9440e27889a364bcb678b1f679ecd1347acdedcbf36e83494f857cc58029"
+            )]
+        );
+    }
+
+    #[test]
+    fn short_string_constants() {
+        let short = |s: &str| {
+            let mut b = [0u8; 32];
+            b[32 - s.len()..].copy_from_slice(s.as_bytes());
+            Felt::from_bytes_be(&b).unwrap()
+        };
+        assert_eq!(CONTRACT_CLASS_LEAF_V0, short("CONTRACT_CLASS_LEAF_V0"));
+        assert_eq!(STARKNET_STATE_V0, short("STARKNET_STATE_V0"));
+    }
+
+    #[test]
+    fn contract_state_hash_published_vector() {
+        // pathfinder (eqlabs/pathfinder), merkle-tree `contract_state.rs`, test `hash`.
+        let root = hex("0x4fb440e8ca9b74fc12a22ebffe0bc0658206337897226117b985434c239c028");
+        let class = hex("0x2ff4903e17f87b298ded00c44bfeb22874c5f73be2ced8f1d9d9556fb509779");
+        let want = hex("0x7161b591c893836263a64f2a7e0d829c92f6956148a60ce5e99a3f55c7973f3");
+        assert_eq!(contract_state_hash(&class, &root, &Felt::ZERO), want);
+    }
+
+    fn ref_contract_state_hash(c: &Felt, r: &Felt, n: &Felt) -> Felt {
+        let h = RefPedersen::hash(c, r);
+        let h = RefPedersen::hash(&h, n);
+        RefPedersen::hash(&h, &Felt::ZERO)
+    }
+
+    fn ref_state_root(c: &Felt, k: &Felt, rule: StateRootRule) -> Felt {
+        if c.is_zero() && k.is_zero() {
+            Felt::ZERO
+        } else if k.is_zero() && rule == StateRootRule::Before0_14_0 {
+            *c
+        } else {
+            let v = [STARKNET_STATE_V0, *c, *k].map(|x| to_ref(&x));
+            from_ref(&starknet_crypto::poseidon_hash_many(&v))
+        }
+    }
+
+    fn felt_s() -> impl Strategy<Value = Felt> {
+        prop_oneof![
+            Just(Felt::ZERO),
+            Just(Felt::MAX),
+            any::<u64>().prop_map(Felt::from),
+            any::<[u8; 32]>().prop_map(|b| Felt::from_bytes_be_reduced(&b))
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        #[test]
+        fn leaves_and_roots_match_starknet_crypto(c in felt_s(), r in felt_s(), n in felt_s(), cch in felt_s()) {
+            prop_assert_eq!(contract_state_hash(&c, &r, &n), ref_contract_state_hash(&c, &r, &n));
+            let mut out = [Felt::ZERO; 2];
+            contract_state_hashes(&[c, r], &[r, c], &[n, n], &mut out);
+            prop_assert_eq!(out, [ref_contract_state_hash(&c, &r, &n), ref_contract_state_hash(&r, &c, &n)]);
+            prop_assert_eq!(class_leaf_hash(&cch), RefPoseidon::hash(&CONTRACT_CLASS_LEAF_V0, &cch));
+            let mut leaf = [Felt::ZERO];
+            class_leaf_hash_batch(&[cch], &mut leaf);
+            prop_assert_eq!(leaf[0], class_leaf_hash(&cch));
+            for rule in [StateRootRule::Before0_14_0, StateRootRule::From0_14_0] {
+                for (a, b) in [(c, r), (c, Felt::ZERO), (Felt::ZERO, r), (Felt::ZERO, Felt::ZERO)] {
+                    prop_assert_eq!(global_state_root(&a, &b, rule), ref_state_root(&a, &b, rule));
+                }
+            }
+        }
+
+        #[test]
+        fn trie_with_real_hashes_matches_reference(entries in entries_strategy(251, 24)) {
+            prop_assert_eq!(trie_root::<Pedersen>(&entries, 251).unwrap(), reference_root::<RefPedersen>(&entries, 251));
+            prop_assert_eq!(trie_root::<Poseidon>(&entries, 251).unwrap(), reference_root::<RefPoseidon>(&entries, 251));
+        }
+    }
+
+    #[test]
+    fn global_state_root_rules() {
+        let c = Felt::from(7u64);
+        let z = Felt::ZERO;
+        for rule in [StateRootRule::Before0_14_0, StateRootRule::From0_14_0] {
+            assert_eq!(global_state_root(&z, &z, rule), z);
+        }
+        assert_eq!(global_state_root(&c, &z, StateRootRule::Before0_14_0), c);
+        assert_ne!(global_state_root(&c, &z, StateRootRule::From0_14_0), c);
+        assert_eq!(
+            global_state_root(&c, &c, StateRootRule::Before0_14_0),
+            global_state_root(&c, &c, StateRootRule::From0_14_0)
+        );
+    }
+
+    fn block(seed: u64, contracts: usize) -> (Vec<ContractState>, Vec<DeclaredClass>) {
+        let mut s = seed | 1;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let big = |next: &mut dyn FnMut() -> u64| {
+            let mut b = [0u8; 32];
+            for c in b.chunks_mut(8) {
+                c.copy_from_slice(&next().to_be_bytes());
+            }
+            b[0] &= 0x07;
+            Felt::from_bytes_be(&b).unwrap()
+        };
+        let cs = (0..contracts)
+            .map(|i| ContractState {
+                address: big(&mut next),
+                class_hash: big(&mut next),
+                nonce: Felt::from(i as u64 % 3),
+                storage: (0..(i * 7) % 13)
+                    .map(|j| (big(&mut next), Felt::from(j as u64 % 4)))
+                    .collect(),
+            })
+            .collect();
+        let classes = (0..contracts / 2)
+            .map(|_| DeclaredClass {
+                class_hash: big(&mut next),
+                compiled_class_hash: big(&mut next),
+            })
+            .collect();
+        (cs, classes)
+    }
+
+    #[test]
+    fn whole_state_equals_piece_by_piece_reference() {
+        for (seed, n) in [(1u64, 0usize), (2, 1), (3, 2), (4, 9), (5, 30)] {
+            let (contracts, classes) = block(seed, n);
+            for rule in [StateRootRule::Before0_14_0, StateRootRule::From0_14_0] {
+                let got = state_commitment(&contracts, &classes, rule).unwrap();
+                let storage: Vec<Felt> = contracts
+                    .iter()
+                    .map(|c| reference_root::<RefPedersen>(&c.storage, 251))
+                    .collect();
+                assert_eq!(got.storage_roots, storage);
+                let leaves: Vec<(Felt, Felt)> = contracts
+                    .iter()
+                    .zip(&storage)
+                    .map(|(c, r)| {
+                        (
+                            c.address,
+                            ref_contract_state_hash(&c.class_hash, r, &c.nonce),
+                        )
+                    })
+                    .collect();
+                assert_eq!(
+                    got.contract_leaves,
+                    leaves.iter().map(|l| l.1).collect::<Vec<_>>()
+                );
+                let contract_root = reference_root::<RefPedersen>(&leaves, 251);
+                let class_leaves: Vec<(Felt, Felt)> = classes
+                    .iter()
+                    .map(|c| {
+                        (
+                            c.class_hash,
+                            RefPoseidon::hash(&CONTRACT_CLASS_LEAF_V0, &c.compiled_class_hash),
+                        )
+                    })
+                    .collect();
+                let class_root = reference_root::<RefPoseidon>(&class_leaves, 251);
+                assert_eq!(got.contract_root, contract_root);
+                assert_eq!(got.class_root, class_root);
+                assert_eq!(
+                    got.state_root,
+                    ref_state_root(&contract_root, &class_root, rule)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn whole_state_rejects_keys_out_of_range() {
+        let (mut contracts, classes) = block(9, 3);
+        contracts[1].storage.push((Felt::MAX, Felt::ONE));
+        assert!(matches!(
+            state_commitment(&contracts, &classes, StateRootRule::From0_14_0),
+            Err(TrieError::KeyOutOfRange { .. })
+        ));
+        let (mut contracts, classes) = block(9, 3);
+        contracts[0].address = Felt::MAX;
+        assert!(state_commitment(&contracts, &classes, StateRootRule::From0_14_0).is_err());
+        let (contracts, mut classes) = block(9, 4);
+        classes[0].class_hash = Felt::MAX;
+        assert!(state_commitment(&contracts, &classes, StateRootRule::From0_14_0).is_err());
+    }
+}

@@ -13,12 +13,25 @@
 //! `trie` documents the algorithm); [`trie_roots`] builds many tries with shared batches;
 //! [`hash_nodes`] hashes explicit nodes in bulk; [`trie_top`] and [`compose_tops`] build a trie
 //! from subtries over key ranges (`docs/scaling.md`).
+//!
+//! # Starknet's state
+//! [`contract_state_hash`] (contract-trie leaf), [`class_leaf_hash`] (class-trie leaf),
+//! [`global_state_root`] (with [`StateRootRule`] for before / from Starknet 0.14.0) and the
+//! whole-state [`state_commitment`]: every storage root, the contract-trie root, the class-trie
+//! root and the state root in one call, all storage tries hashed together.
 
 mod bits;
+mod block;
+mod commitment;
 mod error;
 mod nodes;
 mod trie;
 
+pub use block::{state_commitment, ContractState, DeclaredClass, StateCommitment};
+pub use commitment::{
+    class_leaf_hash, class_leaf_hash_batch, contract_state_hash, contract_state_hashes,
+    global_state_root, StateRootRule, CONTRACT_CLASS_LEAF_V0, STARKNET_STATE_V0,
+};
 pub use error::TrieError;
 pub use nodes::{hash_nodes, hash_nodes_vec, Node};
 pub use trie::{
