@@ -73,21 +73,22 @@ fn sub_if_ge(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
 }
 
 /// Any four-limb value `s` to a representative below 2p of the same residue, without a
-/// comparison: with `q = ⌊s / 2^251⌋ ≤ 31` and `lo = s mod 2^251`,
-/// `r = s - (q - 1)·p = lo + p - q·(17·2^192 + 1)`. Then `r ≥ p - 31·(17·2^192 + 1) > 0` and
-/// `r < 2^251 + p < 2p`. The constant `k = p - q·(17·2^192 + 1)` depends on `q` alone:
-/// limbs `[1 - q, -(q > 1), -(q > 1), P3 - 17q - (q > 1)]` (two's complement borrows).
+/// comparison: with `q = ⌊s / 2^251⌋ ≤ 31`, `r = s - (q - 1)·p`. Writing `s = q·2^251 + lo`,
+/// `r = lo + p - q·(17·2^192 + 1)`, so `r ≥ p - 31·(17·2^192 + 1) > 0` and
+/// `r < 2^251 + p < 2p`.
+///
+/// `-(q - 1)·p` is added as a 256-bit two's complement value: with `k = 1 - q` (a small signed
+/// limb) and `m` its sign extension, its limbs are `[k, m, m, m + k·P3]` modulo 2^256 (as
+/// `p = P3·2^192 + 1`).
 #[inline(always)]
 fn fold(s: [u64; 4]) -> [u64; 4] {
-    let q = s[3] >> 59;
-    let lo3 = s[3] & ((1u64 << 59) - 1);
-    let (k0, borrow) = 1u64.overflowing_sub(q);
-    let m = 0u64.wrapping_sub(borrow as u64);
-    let k3 = P3.wrapping_sub(17 * q).wrapping_add(m);
-    let (r0, c) = adc(s[0], k0, false);
+    let k = 1u64.wrapping_sub(s[3] >> 59);
+    let m = ((k as i64) >> 63) as u64;
+    let k3 = k.wrapping_mul(P3).wrapping_add(m);
+    let (r0, c) = adc(s[0], k, false);
     let (r1, c) = adc(s[1], m, c);
     let (r2, c) = adc(s[2], m, c);
-    let (r3, _) = adc(lo3, k3, c);
+    let (r3, _) = adc(s[3], k3, c);
     [r0, r1, r2, r3]
 }
 
@@ -103,38 +104,38 @@ fn add_2p(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
 
 /// Montgomery reduction of `t < 4p·2^256` (as an eight-limb value): `t / 2^256 mod p`,
 /// returned below `t / 2^256 + p` without a final subtraction (see the module docs).
+///
+/// Step `i` takes `m = -t_i`: `t_i + m` clears limb `i` with a carry of `(t_i ≠ 0)` that
+/// ripples through limbs `i+1, i+2`, and `m·P3` lands on limb `i + 3`. As `P3 < 2^60`,
+/// `t_{i+3} + m·P3 + carry + h < 2^124` for the previous step's high word `h < 2^60`, so the
+/// high word is carried in the next step's product instead of rippling to limb 7.
 #[inline(always)]
 fn reduce(t: [u64; 8]) -> [u64; 4] {
     let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
-    // Step i: m = -t_i clears limb i (carry t_i != 0), m·P3 lands on limb i + 3.
     let (t1, c) = adc(t1, 0, t0 != 0);
     let (t2, c) = adc(t2, 0, c);
-    let (lo, hi) = mac(t3, t0.wrapping_neg(), P3, c as u64);
-    let (t3, c) = (lo, hi);
-    let (t4, c) = adc(t4, c, false);
-    let (t5, c) = adc(t5, 0, c);
-    let (t6, c) = adc(t6, 0, c);
-    let (t7, _) = adc(t7, 0, c);
+    let (t3, h) = mac(t3, t0.wrapping_neg(), P3, c as u64);
 
     let (t2, c) = adc(t2, 0, t1 != 0);
     let (t3, c) = adc(t3, 0, c);
-    let (t4, hi) = mac(t4, t1.wrapping_neg(), P3, c as u64);
-    let (t5, c) = adc(t5, hi, false);
-    let (t6, c) = adc(t6, 0, c);
-    let (t7, _) = adc(t7, 0, c);
+    let (t4, h) = mac2(t4, t1.wrapping_neg(), P3, c as u64, h);
 
     let (t3, c) = adc(t3, 0, t2 != 0);
     let (t4, c) = adc(t4, 0, c);
-    let (t5, hi) = mac(t5, t2.wrapping_neg(), P3, c as u64);
-    let (t6, c) = adc(t6, hi, false);
-    let (t7, _) = adc(t7, 0, c);
+    let (t5, h) = mac2(t5, t2.wrapping_neg(), P3, c as u64, h);
 
     let (t4, c) = adc(t4, 0, t3 != 0);
     let (t5, c) = adc(t5, 0, c);
-    let (t6, hi) = mac(t6, t3.wrapping_neg(), P3, c as u64);
-    let (t7, _) = adc(t7, hi, false);
-    // The value (t4..t7) is below 2^256 by the bound above, so no carry leaves t7.
-    [t4, t5, t6, t7]
+    let (t6, h) = mac2(t6, t3.wrapping_neg(), P3, c as u64, h);
+    // The value (t4..t7) is below 2^256 by the bound above, so t7 + h does not overflow.
+    [t4, t5, t6, t7.wrapping_add(h)]
+}
+
+/// `a + b·c + d + e` for `c = P3 < 2^60` and `d, e < 2^64`: below 2^125, as (low, high).
+#[inline(always)]
+fn mac2(a: u64, b: u64, c: u64, d: u64, e: u64) -> (u64, u64) {
+    let t = a as u128 + (b as u128) * (c as u128) + d as u128 + e as u128;
+    (t as u64, (t >> 64) as u64)
 }
 
 impl PackedFelt for Lazy {
@@ -183,17 +184,30 @@ impl PackedFelt for Lazy {
     #[inline(always)]
     fn sub(self, rhs: Lazy) -> Lazy {
         let (a, b) = (self.0, rhs.0);
-        let (d0, br) = sbb(a[0], b[0], false);
-        let (d1, br) = sbb(a[1], b[1], br);
-        let (d2, br) = sbb(a[2], b[2], br);
-        let (d3, br) = sbb(a[3], b[3], br);
-        // Borrowed: the difference is in (-2p, 0); add 2p = [2, 0, 0, 2·P3].
-        let mask = 0u64.wrapping_sub(br as u64);
-        let (r0, c) = adc(d0, mask & P2[0], false);
-        let (r1, c) = adc(d1, 0, c);
-        let (r2, c) = adc(d2, 0, c);
-        let (r3, _) = adc(d3, mask & P2[3], c);
-        Lazy([r0, r1, r2, r3])
+        // Both candidates, a - b and (a + 2p) - b, are formed side by side and the right one is
+        // selected: with b the late operand (as on the S-box path) this is two short carry
+        // chains in parallel instead of two in sequence. a + 2p < 4p does not overflow.
+        let (ap0, c) = adc(a[0], P2[0], false);
+        let (ap1, c) = adc(a[1], P2[1], c);
+        let (ap2, c) = adc(a[2], P2[2], c);
+        let (ap3, _) = adc(a[3], P2[3], c);
+        // x - y = x + !y + 1 - 2^256: the carry out is 1 exactly when x >= y.
+        let (d0, c) = adc(a[0], !b[0], true);
+        let (d1, c) = adc(a[1], !b[1], c);
+        let (d2, c) = adc(a[2], !b[2], c);
+        let (d3, no_borrow) = adc(a[3], !b[3], c);
+        let (e0, c) = adc(ap0, !b[0], true);
+        let (e1, c) = adc(ap1, !b[1], c);
+        let (e2, c) = adc(ap2, !b[2], c);
+        let (e3, _) = adc(ap3, !b[3], c);
+        // a < b: the difference is in (-2p, 0) and (a + 2p) - b is in (0, 2p).
+        let m = (no_borrow as u64).wrapping_sub(1);
+        Lazy([
+            (d0 & !m) | (e0 & m),
+            (d1 & !m) | (e1 & m),
+            (d2 & !m) | (e2 & m),
+            (d3 & !m) | (e3 & m),
+        ])
     }
     #[inline(always)]
     fn mul(self, rhs: Lazy) -> Lazy {
