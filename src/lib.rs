@@ -19,10 +19,10 @@ pub use hash::{PairHash, Pedersen, Poseidon};
 pub mod merkle;
 pub mod poseidon;
 pub mod state;
+pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
-pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
 mod backend;
 pub mod batch;
 pub use backend::{Backend, BackendError, BACKEND_ENV};

@@ -12,7 +12,7 @@
 //! | `output` | stdout or an atomically replaced output file (temporary file + rename) |
 //! | `engine` | the library's batch entry points the subcommands call, in one place |
 //! | `backend` | CPU features and the SIMD backend the library picks |
-//! | `hash`, `merkle`, `class`, `info` | the subcommands of the same names |
+//! | `hash`, `merkle`, `state`, `class`, `info` | the subcommands (`state`: `state-root`, `class`: `class-hash`) |
 //! | `bench`, `plot` | `starkbatch bench` and its SVG chart |
 //!
 //! Exit codes: 0 success; 2 bad usage or bad input (also a feature not available in this
@@ -42,6 +42,8 @@ mod merkle;
 mod output;
 #[path = "starkbatch/plot.rs"]
 mod plot;
+#[path = "starkbatch/state.rs"]
+mod state;
 
 use clap::Parser;
 
@@ -51,6 +53,7 @@ fn main() {
         args::Command::Bench(a) => bench::run(&a),
         args::Command::Hash(a) => hash::run(&a),
         args::Command::Merkle(a) => merkle::run(&a),
+        args::Command::StateRoot(a) => state::run(&a),
         args::Command::ClassHash(a) => class::run(&a),
         args::Command::Info => info::run(),
     };

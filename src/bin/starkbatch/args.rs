@@ -20,6 +20,8 @@ pub enum Command {
     Hash(HashArgs),
     /// The binary Merkle root (and optionally a proof) of leaves read one per line.
     Merkle(MerkleArgs),
+    /// Every root of a full state (storage, contract, class and state roots) from JSON.
+    StateRoot(StateRootArgs),
     /// The class hash of a Sierra contract class or the compiled class hash of a CASM class.
     ClassHash(ClassHashArgs),
     /// CPU features, available SIMD backends and the one chosen (STARKBATCH_BACKEND respected).
@@ -112,4 +114,33 @@ A document with `sierra_program` is a Sierra class (prints `class_hash 0x...`); 
 pub struct ClassHashArgs {
     /// The class JSON (default, or `-`: standard input).
     pub file: Option<PathBuf>,
+}
+
+/// How the contract-trie and class-trie roots combine into the state root.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateRule {
+    /// Starknet 0.14.0 and later: Poseidon("STARKNET_STATE_V0", contract_root, class_root)
+    /// unless both are 0.
+    #[value(name = "from-0.14")]
+    From0_14,
+    /// Before 0.14.0: the contract root alone when the class trie is empty.
+    #[value(name = "before-0.14")]
+    Before0_14,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = r#"STATE.json:
+  {"contracts": [{"address": "0x1", "class_hash": "0x2", "nonce": "0x0",
+                  "storage": {"0x5": "0x64"}}],
+   "declared_classes": [{"class_hash": "0x3", "compiled_class_hash": "0x4"}]}
+Felts are strings (0x hex or decimal) or JSON integers; `nonce` defaults to 0, `storage` to {},
+either list may be absent. The state is complete, not a diff. Output: `state_root`,
+`contract_root`, `class_root`, then `storage_root ADDRESS ROOT` per contract in input order;
+an empty state has every root 0x0."#)]
+pub struct StateRootArgs {
+    /// The state JSON (default, or `-`: standard input).
+    pub file: Option<PathBuf>,
+    /// The state-root rule.
+    #[arg(long, value_enum, default_value = "from-0.14")]
+    pub rule: StateRule,
 }

@@ -1,11 +1,8 @@
 //! What the machine offers and which backend the library uses: CPU features (std's run-time
-//! detection) and the library's backends.
-//!
-//! Until the library's `Backend` lands, the only backend is `portable` (scalar `Felt`, one
-//! lane); `STARKBATCH_BACKEND` is read and reported, and any value other than `portable` or
-//! `auto` is an error.
+//! detection) and the library's [`Backend`] choice, honouring `STARKBATCH_BACKEND`.
 
 use crate::error::{CliError, CliResult};
+use starkbatch::{Backend, BACKEND_ENV};
 
 /// CPU features that matter to the SIMD backends, as detected at run time.
 pub fn cpu_features() -> Vec<&'static str> {
@@ -44,27 +41,32 @@ pub fn cpu_features() -> Vec<&'static str> {
 
 /// The backends the library can run on this machine, and the one it picks (with the reason).
 pub struct BackendChoice {
-    pub available: Vec<String>,
-    pub chosen: String,
+    /// Fastest first; the last is `portable`.
+    pub available: Vec<Backend>,
+    pub chosen: Backend,
     pub reason: String,
-    pub lanes: usize,
 }
 
-/// The library's choice, honouring `STARKBATCH_BACKEND`.
+/// The library's choice ([`Backend::from_env`]): `STARKBATCH_BACKEND` if set (an unknown or
+/// unsupported name is an error, exit code 2), else the fastest backend this CPU supports.
 pub fn choose() -> CliResult<BackendChoice> {
-    let env = std::env::var("STARKBATCH_BACKEND").ok();
-    match env.as_deref() {
-        None | Some("") | Some("auto") | Some("portable") => Ok(BackendChoice {
-            available: vec!["portable".into()],
-            chosen: "portable".into(),
-            reason: match env.as_deref() {
-                Some("portable") => "STARKBATCH_BACKEND=portable".into(),
-                _ => "the only backend in this build (SIMD backends not yet available)".into(),
-            },
-            lanes: 1,
-        }),
-        Some(other) => Err(CliError::input(format!(
-            "STARKBATCH_BACKEND={other:?}: unknown or unavailable backend (available: portable, or auto)"
-        ))),
-    }
+    let chosen = Backend::from_env().map_err(|e| CliError::input(format!("{BACKEND_ENV}: {e}")))?;
+    let forced = std::env::var(BACKEND_ENV)
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let reason = match forced {
+        Some(v) => format!("forced by {BACKEND_ENV}={v}"),
+        None if chosen == Backend::portable() => {
+            "no SIMD instruction set this build supports was detected".to_string()
+        }
+        None => format!(
+            "the fastest backend this CPU supports ({} detected; set {BACKEND_ENV} to override)",
+            chosen.name()
+        ),
+    };
+    Ok(BackendChoice {
+        available: Backend::available(),
+        chosen,
+        reason,
+    })
 }

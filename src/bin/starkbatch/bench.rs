@@ -5,13 +5,19 @@
 //! - `poseidon_hash`: pairs hashed with `poseidon_hash(x, y)`; unit: hashes;
 //! - `poseidon_single`: `poseidon_hash_single(x)`; unit: hashes;
 //! - `poseidon_many8`: `poseidon_hash_many` of 8-felt messages; unit: messages;
-//! - `merkle_poseidon`: a binary Merkle root over Poseidon; unit: node hashes (leaves − 1);
-//! - `patricia_poseidon`: a height-251 Patricia-Merkle trie root (`state::trie_root`) over
-//!   Poseidon with random keys; unit: leaves.
+//! - `pedersen_hash`: pairs hashed with `pedersen_hash(x, y)`; unit: hashes;
+//! - `merkle_poseidon`: a binary Merkle root over Poseidon (`merkle::root`); unit: node
+//!   hashes (leaves − 1);
+//! - `state_commitment`: `state::state_commitment` of a full state (16 contracts with 8
+//!   storage entries each and 16 declared classes; ×4 without `--quick`): storage tries and
+//!   contract trie (Pedersen), class trie (Poseidon), state root; unit: leaves (storage
+//!   entries + contracts + classes).
 //!
 //! For each workload the **scalar** row is the per-element scalar library function in a plain
-//! loop on one thread (for the trees: the library's sequential function); every other row is
-//! the library's batch path on one backend inside a rayon `ThreadPool` of that many threads.
+//! loop on one thread (for the trees: `merkle::root_seq`, and `state_commitment` on a 1-thread
+//! pool). The Poseidon workloads then run the SIMD batch API (`Backend::*_batch_par`) on every
+//! backend the CPU supports; the others run the library's default batch path (backend column
+//! `default`); each of those inside a rayon `ThreadPool` of 1, 2, … threads.
 //! Each row runs for a time slice (the total duration divided by the number of rows), after one
 //! untimed warm-up call whose result is compared with the scalar path's: a mismatch is an
 //! internal error (exit 1). Speed-up = rate / the scalar rate of the same workload.
@@ -25,8 +31,10 @@ use crate::plot;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::ThreadPool;
 use serde_json::json;
-use starkbatch::{merkle, poseidon_hash, poseidon_hash_many, poseidon_hash_single, state};
-use starkbatch::{Felt, Poseidon};
+use starkbatch::state::{state_commitment, ContractState, DeclaredClass, StateRootRule};
+use starkbatch::{merkle, pedersen_hash};
+use starkbatch::{poseidon_hash, poseidon_hash_many, poseidon_hash_single};
+use starkbatch::{Backend, Felt, Poseidon};
 use std::hint::black_box;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -37,8 +45,11 @@ struct Workload {
     name: &'static str,
     unit: &'static str,
     items: usize,
+    /// Whether the batch path takes an explicit backend (else it runs the library's default
+    /// path once per thread count, reported as backend `default`).
+    per_backend: bool,
     scalar: Box<dyn Fn() -> Felt + Sync>,
-    batch: Box<dyn Fn(&str) -> Felt + Sync>,
+    batch: Box<dyn Fn(Backend) -> Felt + Sync>,
 }
 
 /// One row of the results table.
@@ -78,6 +89,10 @@ fn felts(n: usize, salt: u64) -> Vec<Felt> {
     (0..n as u64).map(|i| felt(i ^ (salt << 40))).collect()
 }
 
+fn sum_of(out: &[Felt]) -> Felt {
+    out.iter().sum()
+}
+
 fn workloads(quick: bool) -> Vec<Workload> {
     let scale = if quick { 1 } else { 4 };
     let mut w = Vec::new();
@@ -89,12 +104,13 @@ fn workloads(quick: bool) -> Vec<Workload> {
         name: "poseidon_hash",
         unit: "hashes",
         items: n,
+        per_backend: true,
         scalar: Box::new(move || xs.chunks(2).map(|p| poseidon_hash(p[0], p[1])).sum()),
-        batch: Box::new(move |_backend| {
+        batch: Box::new(move |b| {
             let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&xs2);
             let mut out = vec![Felt::ZERO; pairs.len()];
-            engine::poseidon_pairs(pairs, &mut out);
-            out.iter().sum()
+            engine::poseidon_pairs(b, pairs, &mut out);
+            sum_of(&out)
         }),
     });
 
@@ -105,11 +121,12 @@ fn workloads(quick: bool) -> Vec<Workload> {
         name: "poseidon_single",
         unit: "hashes",
         items: n,
+        per_backend: true,
         scalar: Box::new(move || xs.iter().map(|x| poseidon_hash_single(*x)).sum()),
-        batch: Box::new(move |_backend| {
+        batch: Box::new(move |b| {
             let mut out = vec![Felt::ZERO; xs2.len()];
-            engine::poseidon_singles(&xs2, &mut out);
-            out.iter().sum()
+            engine::poseidon_singles(b, &xs2, &mut out);
+            sum_of(&out)
         }),
     });
 
@@ -123,43 +140,81 @@ fn workloads(quick: bool) -> Vec<Workload> {
         name: "poseidon_many8",
         unit: "messages",
         items: n,
+        per_backend: true,
         scalar: Box::new(move || flat.chunks(8).map(poseidon_hash_many).sum()),
-        batch: Box::new(move |_backend| {
+        batch: Box::new(move |b| {
             let mut out = vec![Felt::ZERO; msgs.len()];
-            engine::poseidon_many(&msgs, &mut out);
-            out.iter().sum()
+            engine::poseidon_many(b, &msgs, &mut out);
+            sum_of(&out)
+        }),
+    });
+
+    let n = 128 * scale;
+    let xs = felts(2 * n, 4);
+    let xs2 = xs.clone();
+    w.push(Workload {
+        name: "pedersen_hash",
+        unit: "hashes",
+        items: n,
+        per_backend: false,
+        scalar: Box::new(move || xs.chunks(2).map(|p| pedersen_hash(&p[0], &p[1])).sum()),
+        batch: Box::new(move |_| {
+            let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&xs2);
+            let mut out = vec![Felt::ZERO; pairs.len()];
+            engine::pedersen_pairs(pairs, &mut out);
+            sum_of(&out)
         }),
     });
 
     let n = 2048 * scale;
-    let leaves = felts(n, 4);
+    let leaves = felts(n, 5);
     let leaves2 = leaves.clone();
     w.push(Workload {
         name: "merkle_poseidon",
         unit: "hashes",
         items: n - 1,
+        per_backend: false,
         scalar: Box::new(move || merkle::root_seq::<Poseidon>(&leaves)),
-        batch: Box::new(move |_backend| merkle::root::<Poseidon>(&leaves2)),
+        batch: Box::new(move |_| merkle::root::<Poseidon>(&leaves2)),
     });
 
-    let n = 512 * scale;
-    let keys = felts(n, 5);
-    let vals = felts(n, 6);
-    let entries: Vec<(Felt, Felt)> = keys.into_iter().zip(vals).collect();
-    let entries2 = entries.clone();
+    // A full state: `n` contracts with 8 storage entries each, `n` declared classes.
+    let n = 16 * scale;
+    let contracts: Vec<ContractState> = (0..n)
+        .map(|i| {
+            let s = felts(17, 100 + i as u64);
+            ContractState {
+                address: s[0],
+                class_hash: s[1],
+                nonce: Felt::from(i as u64),
+                storage: s[1..].chunks(2).map(|kv| (kv[0], kv[1])).collect(),
+            }
+        })
+        .collect();
+    let classes: Vec<DeclaredClass> = felts(2 * n, 8)
+        .chunks(2)
+        .map(|c| DeclaredClass {
+            class_hash: c[0],
+            compiled_class_hash: c[1],
+        })
+        .collect();
+    let items = contracts.iter().map(|c| c.storage.len() + 1).sum::<usize>() + classes.len();
+    let commit = move || {
+        state_commitment(&contracts, &classes, StateRootRule::From0_14_0)
+            .expect("keys below 2^251")
+            .state_root
+    };
     w.push(Workload {
-        name: "patricia_poseidon",
+        name: "state_commitment",
         unit: "leaves",
-        items: n,
-        // The library has one trie builder; the scalar row runs it on a 1-thread pool.
-        scalar: Box::new(move || trie(&entries)),
-        batch: Box::new(move |_backend| trie(&entries2)),
+        items,
+        per_backend: false,
+        // The library has one state-commitment function; the scalar row runs it on a
+        // 1-thread pool.
+        scalar: Box::new(commit.clone()),
+        batch: Box::new(move |_| commit()),
     });
     w
-}
-
-fn trie(entries: &[(Felt, Felt)]) -> Felt {
-    state::trie_root::<Poseidon>(entries, state::STATE_HEIGHT).expect("keys below 2^251")
 }
 
 /// Runs `f` once untimed, then repeatedly for at least `slice`; returns the warm-up result,
@@ -207,15 +262,25 @@ pub fn run(a: &BenchArgs) -> CliResult {
     let pools = (1..=max_threads)
         .map(pool)
         .collect::<CliResult<Vec<ThreadPool>>>()?;
-    let rows = work.len() * (1 + choice.available.len() * max_threads);
+    let rows: usize = work
+        .iter()
+        .map(|w| {
+            1 + max_threads
+                * if w.per_backend {
+                    choice.available.len()
+                } else {
+                    1
+                }
+        })
+        .sum();
     let slice = Duration::from_secs_f64((total / rows as f64).max(0.01));
 
     eprintln!(
         "starkbatch bench: cpu {} ({}); backends {}; chosen {} ({}); threads 1..={}; {:.1} s",
         std::env::consts::ARCH,
         join_or_none(&features),
-        choice.available.join(", "),
-        choice.chosen,
+        names(&choice.available),
+        choice.chosen.name(),
         choice.reason,
         max_threads,
         total
@@ -253,16 +318,21 @@ pub fn run(a: &BenchArgs) -> CliResult {
         if let Some(b) = &bar {
             b.inc(1);
         }
-        for be in &choice.available {
+        let backends: Vec<(Backend, &str)> = if w.per_backend {
+            choice.available.iter().map(|b| (*b, b.name())).collect()
+        } else {
+            vec![(choice.chosen, "default")]
+        };
+        for &(be, be_name) in &backends {
             for (i, p) in pools.iter().enumerate() {
                 if let Some(b) = &bar {
-                    b.set_message(format!("{} {} {}t", w.name, be, i + 1));
+                    b.set_message(format!("{} {} {}t", w.name, be_name, i + 1));
                 }
                 let f = || (w.batch)(be);
                 let (check, calls, secs) = p.install(|| measure(&f, slice));
                 if check != reference {
                     return Err(CliError::failure(format!(
-                        "internal error: {} on backend {be} with {} threads gave {check}, the scalar path {reference}",
+                        "internal error: {} on backend {be_name} with {} threads gave {check}, the scalar path {reference}",
                         w.name,
                         i + 1
                     )));
@@ -272,7 +342,7 @@ pub fn run(a: &BenchArgs) -> CliResult {
                     workload: w.name,
                     unit: w.unit,
                     path: "batch",
-                    backend: be.clone(),
+                    backend: be_name.to_string(),
                     threads: i + 1,
                     items: calls * w.items as u64,
                     seconds: secs,
@@ -296,8 +366,8 @@ pub fn run(a: &BenchArgs) -> CliResult {
             "arch": std::env::consts::ARCH,
             "cpu_features": features,
             "cores": cores(),
-            "backends_available": choice.available,
-            "backend_chosen": choice.chosen,
+            "backends_available": choice.available.iter().map(|b| b.name()).collect::<Vec<_>>(),
+            "backend_chosen": choice.chosen.name(),
             "backend_reason": choice.reason,
             "quick": a.quick,
             "duration_s": total,
@@ -319,9 +389,13 @@ pub fn run(a: &BenchArgs) -> CliResult {
         write_file(path, &text)?;
     }
     if let Some(path) = &a.plot {
-        write_file(path, &plot::svg(&results, &choice.chosen, &features))?;
+        write_file(path, &plot::svg(&results, choice.chosen.name(), &features))?;
     }
     Ok(())
+}
+
+fn names(b: &[Backend]) -> String {
+    b.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
 }
 
 fn write_file(path: &std::path::Path, text: &str) -> CliResult {

@@ -49,13 +49,6 @@ impl CliError {
             CliError::failure(format!("cannot write {name}: {e}"))
         }
     }
-
-    /// A feature whose library part is not in this build: exit code 2.
-    pub fn unavailable(what: &str) -> Self {
-        CliError::input(format!(
-            "{what} is not yet available in this build of starkbatch"
-        ))
-    }
 }
 
 /// The result type of the subcommands.

@@ -22,9 +22,7 @@ pub const CHUNK_FELTS: usize = 1 << 20;
 const PROGRESS_BYTES: u64 = 8 << 20;
 
 pub fn run(a: &HashArgs) -> CliResult {
-    if matches!(a.kind, HashKind::Pedersen | HashKind::PedersenArray) {
-        engine::pedersen_available()?;
-    }
+    let backend = crate::backend::choose()?.chosen;
     let mut input = Input::open(a.file.as_deref())?;
     let mut out = Output::create(a.output.as_deref())?;
     let bar = progress(&input);
@@ -38,14 +36,18 @@ pub fn run(a: &HashArgs) -> CliResult {
                 while felts.len() < 2 * CHUNK && input.next_exact(&mut felts, 2)? {}
                 let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&felts);
                 let n = pairs.len();
-                engine::poseidon_pairs(pairs, &mut results[..n]);
+                if a.kind == HashKind::Poseidon {
+                    engine::poseidon_pairs(backend, pairs, &mut results[..n]);
+                } else {
+                    engine::pedersen_pairs(pairs, &mut results[..n]);
+                }
                 n
             }
             HashKind::PoseidonSingle => {
                 felts.clear();
                 while felts.len() < CHUNK && input.next_exact(&mut felts, 1)? {}
                 let n = felts.len();
-                engine::poseidon_singles(&felts, &mut results[..n]);
+                engine::poseidon_singles(backend, &felts, &mut results[..n]);
                 n
             }
             HashKind::PoseidonMany | HashKind::PedersenArray => {
@@ -57,7 +59,11 @@ pub fn run(a: &HashArgs) -> CliResult {
                     msgs.end_message();
                 }
                 let n = msgs.len();
-                engine::poseidon_many(&msgs, &mut results[..n]);
+                if a.kind == HashKind::PoseidonMany {
+                    engine::poseidon_many(backend, &msgs, &mut results[..n]);
+                } else {
+                    engine::pedersen_arrays(&msgs, &mut results[..n]);
+                }
                 n
             }
         };

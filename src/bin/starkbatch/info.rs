@@ -3,6 +3,7 @@
 use crate::backend;
 use crate::error::CliResult;
 use crate::output::Output;
+use starkbatch::BACKEND_ENV;
 
 pub fn run() -> CliResult {
     let choice = backend::choose()?;
@@ -14,20 +15,20 @@ pub fn run() -> CliResult {
         join_or_none(&backend::cpu_features())
     ))?;
     out.line(format_args!("cores: {}", cores()))?;
+    let names: Vec<String> = choice
+        .available
+        .iter()
+        .map(|b| format!("{} ({} lanes)", b.name(), b.lanes()))
+        .collect();
+    out.line(format_args!("backends available: {}", names.join(", ")))?;
     out.line(format_args!(
-        "backends available: {}",
-        choice.available.join(", ")
-    ))?;
-    out.line(format_args!(
-        "backend chosen: {} ({} lane{}): {}",
-        choice.chosen,
-        choice.lanes,
-        if choice.lanes == 1 { "" } else { "s" },
+        "backend chosen: {}: {}",
+        choice.chosen.name(),
         choice.reason
     ))?;
     out.line(format_args!(
-        "STARKBATCH_BACKEND: {}",
-        std::env::var("STARKBATCH_BACKEND").unwrap_or_else(|_| "(unset)".into())
+        "{BACKEND_ENV}: {}",
+        std::env::var(BACKEND_ENV).unwrap_or_else(|_| "(unset)".into())
     ))?;
     out.finish()
 }

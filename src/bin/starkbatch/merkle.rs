@@ -8,21 +8,17 @@
 //! `merkle::verify_proof` before it is printed).
 
 use crate::args::{MerkleArgs, TreeHash};
-use crate::engine;
 use crate::error::{CliError, CliResult};
 use crate::input::Input;
 use crate::output::Output;
 use starkbatch::hash::PairHash;
 use starkbatch::merkle::{self, MerkleTree};
-use starkbatch::{Felt, Poseidon};
+use starkbatch::{Felt, Pedersen, Poseidon};
 
 pub fn run(a: &MerkleArgs) -> CliResult {
     match a.hash {
         TreeHash::Poseidon => run_with::<Poseidon>(a),
-        TreeHash::Pedersen => {
-            engine::pedersen_available()?;
-            unreachable!("pedersen_available returned Ok")
-        }
+        TreeHash::Pedersen => run_with::<Pedersen>(a),
     }
 }
 
