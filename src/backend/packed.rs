@@ -234,77 +234,271 @@ fn normalize<V: Lane>(mut s: [V; 9]) -> [V; 9] {
 
 /// The Montgomery product `a·b/2^280` (module docs). Inputs satisfy `I`; output: limbs
 /// 0..7 below 2^28, top limb at most 2^27 + 4.
+///
+/// Written out column by column (generated): LLVM does not fully unroll the nested loops,
+/// and a rolled loop keeps the limbs in memory.
 #[inline(always)]
 fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
-    let mut cols = [V::splat(0); 17];
-    for k in 0..17usize {
-        // Reduction columns start at 2^28 - 1 so that `col >> 28` is ceil((col - M28)/2^28).
-        let mut col = V::splat(if k <= 9 { M28 } else { 0 });
-        let lo = k.saturating_sub(8);
-        let hi = if k < 8 { k } else { 8 };
-        for i in lo..=hi {
-            col = col.mul32_add(a[i], b[k - i]);
-        }
-        cols[k] = col;
-    }
-    reduce(cols)
+    let off = V::splat(M28);
+    let z = V::splat(0);
+    let c0 = off.mul32_add(a[0], b[0]);
+    let c1 = off.mul32_add(a[0], b[1]).mul32_add(a[1], b[0]);
+    let c2 = off
+        .mul32_add(a[0], b[2])
+        .mul32_add(a[1], b[1])
+        .mul32_add(a[2], b[0]);
+    let c3 = off
+        .mul32_add(a[0], b[3])
+        .mul32_add(a[1], b[2])
+        .mul32_add(a[2], b[1])
+        .mul32_add(a[3], b[0]);
+    let c4 = off
+        .mul32_add(a[0], b[4])
+        .mul32_add(a[1], b[3])
+        .mul32_add(a[2], b[2])
+        .mul32_add(a[3], b[1])
+        .mul32_add(a[4], b[0]);
+    let c5 = off
+        .mul32_add(a[0], b[5])
+        .mul32_add(a[1], b[4])
+        .mul32_add(a[2], b[3])
+        .mul32_add(a[3], b[2])
+        .mul32_add(a[4], b[1])
+        .mul32_add(a[5], b[0]);
+    let c6 = off
+        .mul32_add(a[0], b[6])
+        .mul32_add(a[1], b[5])
+        .mul32_add(a[2], b[4])
+        .mul32_add(a[3], b[3])
+        .mul32_add(a[4], b[2])
+        .mul32_add(a[5], b[1])
+        .mul32_add(a[6], b[0]);
+    let c7 = off
+        .mul32_add(a[0], b[7])
+        .mul32_add(a[1], b[6])
+        .mul32_add(a[2], b[5])
+        .mul32_add(a[3], b[4])
+        .mul32_add(a[4], b[3])
+        .mul32_add(a[5], b[2])
+        .mul32_add(a[6], b[1])
+        .mul32_add(a[7], b[0]);
+    let c8 = off
+        .mul32_add(a[0], b[8])
+        .mul32_add(a[1], b[7])
+        .mul32_add(a[2], b[6])
+        .mul32_add(a[3], b[5])
+        .mul32_add(a[4], b[4])
+        .mul32_add(a[5], b[3])
+        .mul32_add(a[6], b[2])
+        .mul32_add(a[7], b[1])
+        .mul32_add(a[8], b[0]);
+    let c9 = off
+        .mul32_add(a[1], b[8])
+        .mul32_add(a[2], b[7])
+        .mul32_add(a[3], b[6])
+        .mul32_add(a[4], b[5])
+        .mul32_add(a[5], b[4])
+        .mul32_add(a[6], b[3])
+        .mul32_add(a[7], b[2])
+        .mul32_add(a[8], b[1]);
+    let c10 = z
+        .mul32_add(a[2], b[8])
+        .mul32_add(a[3], b[7])
+        .mul32_add(a[4], b[6])
+        .mul32_add(a[5], b[5])
+        .mul32_add(a[6], b[4])
+        .mul32_add(a[7], b[3])
+        .mul32_add(a[8], b[2]);
+    let c11 = z
+        .mul32_add(a[3], b[8])
+        .mul32_add(a[4], b[7])
+        .mul32_add(a[5], b[6])
+        .mul32_add(a[6], b[5])
+        .mul32_add(a[7], b[4])
+        .mul32_add(a[8], b[3]);
+    let c12 = z
+        .mul32_add(a[4], b[8])
+        .mul32_add(a[5], b[7])
+        .mul32_add(a[6], b[6])
+        .mul32_add(a[7], b[5])
+        .mul32_add(a[8], b[4]);
+    let c13 = z
+        .mul32_add(a[5], b[8])
+        .mul32_add(a[6], b[7])
+        .mul32_add(a[7], b[6])
+        .mul32_add(a[8], b[5]);
+    let c14 = z
+        .mul32_add(a[6], b[8])
+        .mul32_add(a[7], b[7])
+        .mul32_add(a[8], b[6]);
+    let c15 = z.mul32_add(a[7], b[8]).mul32_add(a[8], b[7]);
+    let c16 = z.mul32_add(a[8], b[8]);
+    reduce([
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16,
+    ])
 }
 
-/// The Montgomery square `a²/2^280`: 36 cross products doubled plus 9 squares.
+/// The Montgomery square `a²/2^280`: 36 cross products doubled plus 9 squares (generated,
+/// as [`mont_mul`]).
 #[inline(always)]
 fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
-    let mut cols = [V::splat(0); 17];
-    for k in 0..17usize {
-        let mut cross = V::splat(0);
-        let mut i = k.saturating_sub(8);
-        while 2 * i < k {
-            cross = cross.mul32_add(a[i], a[k - i]);
-            i += 1;
-        }
-        let mut col = cross.add(cross);
-        if k % 2 == 0 {
-            col = col.mul32_add(a[k / 2], a[k / 2]);
-        }
-        if k <= 9 {
-            col = col.add(V::splat(M28));
-        }
-        cols[k] = col;
-    }
-    reduce(cols)
+    let off = V::splat(M28);
+    let z = V::splat(0);
+    let c0 = z.mul32_add(a[0], a[0]).add(off);
+    let x1 = z.mul32_add(a[0], a[1]);
+    let c1 = x1.add(x1).add(off);
+    let x2 = z.mul32_add(a[0], a[2]);
+    let c2 = x2.add(x2).mul32_add(a[1], a[1]).add(off);
+    let x3 = z.mul32_add(a[0], a[3]).mul32_add(a[1], a[2]);
+    let c3 = x3.add(x3).add(off);
+    let x4 = z.mul32_add(a[0], a[4]).mul32_add(a[1], a[3]);
+    let c4 = x4.add(x4).mul32_add(a[2], a[2]).add(off);
+    let x5 = z
+        .mul32_add(a[0], a[5])
+        .mul32_add(a[1], a[4])
+        .mul32_add(a[2], a[3]);
+    let c5 = x5.add(x5).add(off);
+    let x6 = z
+        .mul32_add(a[0], a[6])
+        .mul32_add(a[1], a[5])
+        .mul32_add(a[2], a[4]);
+    let c6 = x6.add(x6).mul32_add(a[3], a[3]).add(off);
+    let x7 = z
+        .mul32_add(a[0], a[7])
+        .mul32_add(a[1], a[6])
+        .mul32_add(a[2], a[5])
+        .mul32_add(a[3], a[4]);
+    let c7 = x7.add(x7).add(off);
+    let x8 = z
+        .mul32_add(a[0], a[8])
+        .mul32_add(a[1], a[7])
+        .mul32_add(a[2], a[6])
+        .mul32_add(a[3], a[5]);
+    let c8 = x8.add(x8).mul32_add(a[4], a[4]).add(off);
+    let x9 = z
+        .mul32_add(a[1], a[8])
+        .mul32_add(a[2], a[7])
+        .mul32_add(a[3], a[6])
+        .mul32_add(a[4], a[5]);
+    let c9 = x9.add(x9).add(off);
+    let x10 = z
+        .mul32_add(a[2], a[8])
+        .mul32_add(a[3], a[7])
+        .mul32_add(a[4], a[6]);
+    let c10 = x10.add(x10).mul32_add(a[5], a[5]);
+    let x11 = z
+        .mul32_add(a[3], a[8])
+        .mul32_add(a[4], a[7])
+        .mul32_add(a[5], a[6]);
+    let c11 = x11.add(x11);
+    let x12 = z.mul32_add(a[4], a[8]).mul32_add(a[5], a[7]);
+    let c12 = x12.add(x12).mul32_add(a[6], a[6]);
+    let x13 = z.mul32_add(a[5], a[8]).mul32_add(a[6], a[7]);
+    let c13 = x13.add(x13);
+    let x14 = z.mul32_add(a[6], a[8]);
+    let c14 = x14.add(x14).mul32_add(a[7], a[7]);
+    let x15 = z.mul32_add(a[7], a[8]);
+    let c15 = x15.add(x15);
+    let c16 = z.mul32_add(a[8], a[8]);
+    reduce([
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16,
+    ])
 }
 
 /// The reduction and carry chain over the 17 product columns (columns 0..=9 carry the
-/// `2^28 - 1` offset).
+/// `2^28 - 1` offset; generated, straight-line).
 #[inline(always)]
-fn reduce<V: Lane>(cols: [V; 17]) -> [V; 9] {
+fn reduce<V: Lane>(c: [V; 17]) -> [V; 9] {
     let m28 = V::splat(M28);
-    let mut m = [V::splat(0); 10];
-    let mut out = [V::splat(0); 9];
-    let mut carry = V::splat(0);
-    for k in 0..18 {
-        let mut col = if k < 17 { cols[k] } else { V::splat(0) };
-        if (6..=15).contains(&k) {
-            col = col.add(m[k - 6].shl::<24>());
-        }
-        if (7..=16).contains(&k) {
-            col = col.add(m[k - 7]);
-        }
-        if (8..=17).contains(&k) {
-            col = col.add(m[k - 8].shl::<27>());
-        }
-        col = col.add(carry);
-        if k <= 9 {
-            // col = true + M28: m = -true mod 2^28 = (M28 - col) mod 2^28, and
-            // (true + m)/2^28 = ceil(true/2^28) = col >> 28.
-            m[k] = m28.sub(col).and(m28);
-            carry = col.shr::<28>();
-        } else {
-            out[k - 10] = col.and(m28);
-            carry = col.shr::<28>();
-        }
-    }
-    out[8] = carry;
-    out
+    // Reduction column k: col = true + 2^28 - 1, m = -true mod 2^28 = (M28 - col) mod 2^28,
+    // carry = (true + m)/2^28 = ceil(true/2^28) = col >> 28.
+    let col = c[0];
+    let m0 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[1].add(carry);
+    let m1 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[2].add(carry);
+    let m2 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[3].add(carry);
+    let m3 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[4].add(carry);
+    let m4 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[5].add(carry);
+    let m5 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[6].add(m0.shl::<24>()).add(carry);
+    let m6 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[7].add(m1.shl::<24>()).add(m0).add(carry);
+    let m7 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[8]
+        .add(m2.shl::<24>())
+        .add(m1)
+        .add(m0.shl::<27>())
+        .add(carry);
+    let m8 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[9]
+        .add(m3.shl::<24>())
+        .add(m2)
+        .add(m1.shl::<27>())
+        .add(carry);
+    let m9 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let col = c[10]
+        .add(m4.shl::<24>())
+        .add(m3)
+        .add(m2.shl::<27>())
+        .add(carry);
+    let r0 = col.and(m28);
+    let carry = col.shr::<28>();
+    let col = c[11]
+        .add(m5.shl::<24>())
+        .add(m4)
+        .add(m3.shl::<27>())
+        .add(carry);
+    let r1 = col.and(m28);
+    let carry = col.shr::<28>();
+    let col = c[12]
+        .add(m6.shl::<24>())
+        .add(m5)
+        .add(m4.shl::<27>())
+        .add(carry);
+    let r2 = col.and(m28);
+    let carry = col.shr::<28>();
+    let col = c[13]
+        .add(m7.shl::<24>())
+        .add(m6)
+        .add(m5.shl::<27>())
+        .add(carry);
+    let r3 = col.and(m28);
+    let carry = col.shr::<28>();
+    let col = c[14]
+        .add(m8.shl::<24>())
+        .add(m7)
+        .add(m6.shl::<27>())
+        .add(carry);
+    let r4 = col.and(m28);
+    let carry = col.shr::<28>();
+    let col = c[15]
+        .add(m9.shl::<24>())
+        .add(m8)
+        .add(m7.shl::<27>())
+        .add(carry);
+    let r5 = col.and(m28);
+    let carry = col.shr::<28>();
+    let col = c[16].add(m9).add(m8.shl::<27>()).add(carry);
+    let r6 = col.and(m28);
+    let carry = col.shr::<28>();
+    let col = m9.shl::<27>().add(carry);
+    let r7 = col.and(m28);
+    let carry = col.shr::<28>();
+    [r0, r1, r2, r3, r4, r5, r6, r7, carry]
 }
 
 impl<V: Lane> Packed<V> {
@@ -351,7 +545,11 @@ impl<V: Lane> PackedFelt for Packed<V> {
     fn store(self, dst: &mut [Felt]) {
         assert!(dst.len() == 4);
         let y = mont_mul(&self.0, &splat9(&FROM_LANE));
-        let lanes: [[u64; 4]; 9] = y.map(|v| v.to_array());
+        // A loop, not `map`: a closure would not inherit the entry point's target features.
+        let mut lanes = [[0u64; 4]; 9];
+        for i in 0..9 {
+            lanes[i] = y[i].to_array();
+        }
         for (k, d) in dst.iter_mut().enumerate() {
             // Limbs 0..7 below 2^28, the top at most 2^27 + 4: the value is below 2p < 2^253.
             let mut w = [0u64; 4];

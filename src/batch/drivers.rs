@@ -3,6 +3,9 @@
 //! padded with zeros and only its real lanes are written back. Everything is
 //! `#[inline(always)]` so that each backend's entry point compiles to straight-line code for
 //! its instruction set. No heap allocation: buffers are small stack arrays.
+//!
+//! No closures here: a closure is a separate function that does not inherit the entry
+//! point's `#[target_feature]`, so SIMD code inside one would call every intrinsic out of line.
 
 use crate::field::{Felt, PackedFelt};
 use crate::poseidon::constants::N_CONSTANTS;
@@ -24,14 +27,13 @@ fn lanes<P: PackedFelt>() -> usize {
     P::LANES
 }
 
-/// Runs `f` over chunks of `LANES` indices: `f(start, count)` with `count <= LANES`.
+/// The number of elements in the chunk starting at `i` (at most `l`).
 #[inline(always)]
-fn chunks(n: usize, l: usize, mut f: impl FnMut(usize, usize)) {
-    let mut i = 0;
-    while i < n {
-        let take = if n - i < l { n - i } else { l };
-        f(i, take);
-        i += take;
+fn take(n: usize, i: usize, l: usize) -> usize {
+    if n - i < l {
+        n - i
+    } else {
+        l
     }
 }
 
@@ -40,7 +42,7 @@ fn chunks(n: usize, l: usize, mut f: impl FnMut(usize, usize)) {
 fn store_prefix<P: PackedFelt>(x: P, dst: &mut [Felt], count: usize) {
     let l = P::LANES;
     if count == l {
-        x.store(dst);
+        x.store(&mut dst[..l]);
     } else {
         let mut tmp = [Felt::ZERO; MAX_LANES];
         x.store(&mut tmp[..l]);
@@ -53,7 +55,7 @@ fn store_prefix<P: PackedFelt>(x: P, dst: &mut [Felt], count: usize) {
 fn load_prefix<P: PackedFelt>(src: &[Felt], count: usize) -> P {
     let l = P::LANES;
     if count == l {
-        P::load(src)
+        P::load(&src[..l])
     } else {
         let mut tmp = [Felt::ZERO; MAX_LANES];
         tmp[..count].copy_from_slice(&src[..count]);
@@ -69,7 +71,10 @@ pub(crate) fn hash2<P: PackedFelt>(
     out: &mut [Felt],
 ) {
     let l = lanes::<P>();
-    chunks(inputs.len(), l, |i, take| {
+    let n = inputs.len();
+    let mut i = 0;
+    while i < n {
+        let take = take(n, i, l);
         let mut xs = [Felt::ZERO; MAX_LANES];
         let mut ys = [Felt::ZERO; MAX_LANES];
         for k in 0..take {
@@ -79,7 +84,8 @@ pub(crate) fn hash2<P: PackedFelt>(
         let mut s = [P::load(&xs[..l]), P::load(&ys[..l]), P::constant(&c.two)];
         permute(&mut s, &c.rc);
         store_prefix(s[0], &mut out[i..], take);
-    });
+        i += take;
+    }
 }
 
 /// Column form of [`hash2`]: `out[i] = permute([xs_i, ys_i, 2])[0]`.
@@ -91,7 +97,10 @@ pub(crate) fn hash2_columns<P: PackedFelt>(
     out: &mut [Felt],
 ) {
     let l = lanes::<P>();
-    chunks(xs.len(), l, |i, take| {
+    let n = xs.len();
+    let mut i = 0;
+    while i < n {
+        let take = take(n, i, l);
         let mut s = [
             load_prefix::<P>(&xs[i..], take),
             load_prefix::<P>(&ys[i..], take),
@@ -99,14 +108,18 @@ pub(crate) fn hash2_columns<P: PackedFelt>(
         ];
         permute(&mut s, &c.rc);
         store_prefix(s[0], &mut out[i..], take);
-    });
+        i += take;
+    }
 }
 
 /// `out[i] = permute([x_i, 0, 1])[0]`.
 #[inline(always)]
 pub(crate) fn hash1<P: PackedFelt>(c: &Prepared<P::Constant>, inputs: &[Felt], out: &mut [Felt]) {
     let l = lanes::<P>();
-    chunks(inputs.len(), l, |i, take| {
+    let n = inputs.len();
+    let mut i = 0;
+    while i < n {
+        let take = take(n, i, l);
         let mut s = [
             load_prefix::<P>(&inputs[i..], take),
             P::zero(),
@@ -114,14 +127,18 @@ pub(crate) fn hash1<P: PackedFelt>(c: &Prepared<P::Constant>, inputs: &[Felt], o
         ];
         permute(&mut s, &c.rc);
         store_prefix(s[0], &mut out[i..], take);
-    });
+        i += take;
+    }
 }
 
 /// Permutes every state in place.
 #[inline(always)]
 pub(crate) fn permute_states<P: PackedFelt>(c: &Prepared<P::Constant>, states: &mut [[Felt; 3]]) {
     let l = lanes::<P>();
-    chunks(states.len(), l, |i, take| {
+    let n = states.len();
+    let mut i = 0;
+    while i < n {
+        let take = take(n, i, l);
         let mut cols = [[Felt::ZERO; MAX_LANES]; 3];
         for k in 0..take {
             for j in 0..3 {
@@ -142,7 +159,8 @@ pub(crate) fn permute_states<P: PackedFelt>(c: &Prepared<P::Constant>, states: &
                 states[i + k][j] = cols[j][k];
             }
         }
-    });
+        i += take;
+    }
 }
 
 /// Column form of [`permute_states`].
@@ -154,7 +172,10 @@ pub(crate) fn permute_columns<P: PackedFelt>(
     s2: &mut [Felt],
 ) {
     let l = lanes::<P>();
-    chunks(s0.len(), l, |i, take| {
+    let n = s0.len();
+    let mut i = 0;
+    while i < n {
+        let take = take(n, i, l);
         let mut s = [
             load_prefix::<P>(&s0[i..], take),
             load_prefix::<P>(&s1[i..], take),
@@ -164,7 +185,8 @@ pub(crate) fn permute_columns<P: PackedFelt>(
         store_prefix(s[0], &mut s0[i..], take);
         store_prefix(s[1], &mut s1[i..], take);
         store_prefix(s[2], &mut s2[i..], take);
-    });
+        i += take;
+    }
 }
 
 /// Element `e` of message `m` after padding (`m ++ [1] ++ [0]?`).
@@ -201,7 +223,14 @@ pub(crate) fn hash_many<P: PackedFelt>(
             next += 1;
         }
     }
-    while msg[..l].iter().any(|&m| m != IDLE) {
+    loop {
+        let mut active = false;
+        for &m in &msg[..l] {
+            active |= m != IDLE;
+        }
+        if !active {
+            break;
+        }
         for k in 0..l {
             if msg[k] != IDLE {
                 let m = messages[msg[k]];

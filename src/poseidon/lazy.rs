@@ -172,14 +172,7 @@ impl PackedFelt for Lazy {
     }
     #[inline(always)]
     fn double(self) -> Lazy {
-        let a = self.0;
-        // a < 2p < 2^253, so the shift loses nothing.
-        Lazy(fold([
-            a[0] << 1,
-            (a[1] << 1) | (a[0] >> 63),
-            (a[2] << 1) | (a[1] >> 63),
-            (a[3] << 1) | (a[2] >> 63),
-        ]))
+        Lazy(add_2p(self.0, self.0))
     }
     #[inline(always)]
     fn sub(self, rhs: Lazy) -> Lazy {
