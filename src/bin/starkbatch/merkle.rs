@@ -16,6 +16,8 @@ use starkbatch::merkle::{self, MerkleTree};
 use starkbatch::{Felt, Pedersen, Poseidon};
 
 pub fn run(a: &MerkleArgs) -> CliResult {
+    // A bad STARKBATCH_BACKEND is a usage error here too, before the library sees it.
+    crate::backend::choose()?;
     match a.hash {
         TreeHash::Poseidon => run_with::<Poseidon>(a),
         TreeHash::Pedersen => run_with::<Pedersen>(a),

@@ -6,12 +6,12 @@
 //! named in the panel title), from 0 to a rounded maximum with five gridlines. Every bar
 //! carries its speed-up over scalar as a label and its exact value as a tooltip (`<title>`).
 
-use crate::bench::{si, Measurement};
+use crate::bench::Measurement;
 use std::fmt::Write;
 
 const W: f64 = 720.0;
 const PANEL_H: f64 = 230.0;
-const TOP: f64 = 60.0;
+const TOP: f64 = 76.0;
 const LEFT: f64 = 90.0;
 const RIGHT: f64 = 160.0;
 const PLOT_H: f64 = 150.0;
@@ -40,6 +40,22 @@ fn nice_ceil(x: f64) -> f64 {
     10.0 * p
 }
 
+/// An axis label: at most three significant digits and an SI suffix (`250k`, `1.5M`).
+fn axis(v: f64) -> String {
+    let (x, suffix) = if v >= 1e9 {
+        (v / 1e9, "G")
+    } else if v >= 1e6 {
+        (v / 1e6, "M")
+    } else if v >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    let t = format!("{x:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    format!("{t}{suffix}")
+}
+
 /// The chart as an SVG document.
 pub fn svg(results: &[Measurement], chosen: &str, features: &[&str]) -> String {
     let mut workloads: Vec<&str> = Vec::new();
@@ -66,10 +82,15 @@ pub fn svg(results: &[Measurement], chosen: &str, features: &[&str]) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{}" y="44" fill="#555">{} ({}); chosen backend: {}; dashed line: scalar path</text>"##,
+        r##"<text x="{}" y="42" fill="#555">CPU: {} ({})</text>"##,
         LEFT,
         esc(std::env::consts::ARCH),
-        esc(&features.join(", ")),
+        esc(&features.join(", "))
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="58" fill="#555">chosen backend: {}; bars: batch path, labelled with the speed-up over the dashed scalar line</text>"##,
+        LEFT,
         esc(chosen)
     );
     for (wi, w) in workloads.iter().enumerate() {
@@ -110,7 +131,7 @@ pub fn svg(results: &[Measurement], chosen: &str, features: &[&str]) -> String {
                 LEFT + pw,
                 LEFT - 6.0,
                 y + 4.0,
-                esc(si(v).trim())
+                esc(&axis(v))
             );
         }
         let groups = threads.len().max(1) as f64;

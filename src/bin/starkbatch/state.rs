@@ -43,6 +43,8 @@ use starkbatch::state::{state_commitment, ContractState, DeclaredClass, StateRoo
 use starkbatch::Felt;
 
 pub fn run(a: &StateRootArgs) -> CliResult {
+    // A bad STARKBATCH_BACKEND is a usage error here too, before the library sees it.
+    crate::backend::choose()?;
     let (name, text) = Input::open(a.file.as_deref())?.read_to_string()?;
     let err = |m: String| CliError::input(format!("{name}: {m}"));
     let doc: Value = serde_json::from_str(&text).map_err(|e| {
