@@ -10,7 +10,17 @@
 //!
 //! # The linear layer without multiplications
 //! With `s = a + b` and `t = s + c`: `M·(a, b, c) = (t + 2a, t - 2b, s - 2c)` (the last is
-//! `t - 3c`). That is 8 additions, subtractions or doublings per round and no multiplication.
+//! `t - 3c`). That is 8 additions, subtractions or doublings per full round and no
+//! multiplication.
+//!
+//! # Partial rounds in other coordinates
+//! Between the full rounds the state is carried as `(A, s, c) = (2a, a + b, c)`, with the next
+//! round constant already added to `c`. With `z = 2c³ = c²·(2c)` a round is
+//! `s' = 2A + z`, `A' = 2s + s'`, `c' = (s + k) - z`: seven linear operations (three doublings,
+//! as many as the factor `det M = 8` calls for, and four additions or subtractions, one of
+//! them the constant) against nine in the textbook form. The chain from one S-box to the
+//! next is square → mul → sub, with the doubling of `c` and `s + k` beside it. The last
+//! partial round returns to `(a, b, c)` without halving (see [`last_partial_round`]).
 //!
 //! # Representation and bounds
 //! Whatever `P` guarantees between operations; [`PackedFelt::store`] makes values canonical.

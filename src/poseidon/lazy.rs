@@ -18,8 +18,9 @@
 //!   steps takes `m = -t_i`, which clears limb `i` with a carry of `(t_i ≠ 0)`, and adds the
 //!   one product `m·P3` at limb `i + 3`.
 //!
-//! All steps are branch-free. The carry chains are written with `overflowing_add` /
-//! `overflowing_sub` so that they compile to `adc` / `sbb`.
+//! All steps are branch-free. Carries are passed as `u64` through 128-bit sums (`adc`, `sbb`,
+//! `mac`), the form LLVM turns into clean `adc` / `sbb` chains; a subtraction is written as the
+//! addition `a + !b + 1`, whose carry out is the complement of the borrow.
 
 use crate::field::{Felt, PackedFelt};
 
@@ -34,18 +35,16 @@ pub(crate) struct Lazy(pub(crate) [u64; 4]);
 
 /// `a + b + c`, returning (sum, carry), `c` in {0, 1}.
 #[inline(always)]
-fn adc(a: u64, b: u64, c: bool) -> (u64, bool) {
-    let (s, c1) = a.overflowing_add(b);
-    let (s, c2) = s.overflowing_add(c as u64);
-    (s, c1 | c2)
+fn adc(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let t = a as u128 + b as u128 + c as u128;
+    (t as u64, (t >> 64) as u64)
 }
 
 /// `a - b - c`, returning (difference, borrow), `c` in {0, 1}.
 #[inline(always)]
-fn sbb(a: u64, b: u64, c: bool) -> (u64, bool) {
-    let (d, b1) = a.overflowing_sub(b);
-    let (d, b2) = d.overflowing_sub(c as u64);
-    (d, b1 | b2)
+fn sbb(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let t = (a as u128).wrapping_sub(b as u128 + c as u128);
+    (t as u64, (t >> 127) as u64)
 }
 
 /// `a + b·c + d`, as (low, high); cannot overflow 128 bits.
@@ -58,12 +57,12 @@ fn mac(a: u64, b: u64, c: u64, d: u64) -> (u64, u64) {
 /// Subtracts `m` (2p or p) when `a >= m`. Precondition: `a < 2m`, so the result is `< m`.
 #[inline(always)]
 fn sub_if_ge(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
-    let (d0, b) = sbb(a[0], m[0], false);
+    let (d0, b) = sbb(a[0], m[0], 0);
     let (d1, b) = sbb(a[1], m[1], b);
     let (d2, b) = sbb(a[2], m[2], b);
     let (d3, b) = sbb(a[3], m[3], b);
     // b: a < m, keep a.
-    let keep = 0u64.wrapping_sub(b as u64);
+    let keep = 0u64.wrapping_sub(b);
     [
         (a[0] & keep) | (d0 & !keep),
         (a[1] & keep) | (d1 & !keep),
@@ -85,7 +84,7 @@ fn fold(s: [u64; 4]) -> [u64; 4] {
     let k = 1u64.wrapping_sub(s[3] >> 59);
     let m = ((k as i64) >> 63) as u64;
     let k3 = k.wrapping_mul(P3).wrapping_add(m);
-    let (r0, c) = adc(s[0], k, false);
+    let (r0, c) = adc(s[0], k, 0);
     let (r1, c) = adc(s[1], m, c);
     let (r2, c) = adc(s[2], m, c);
     let (r3, _) = adc(s[3], k3, c);
@@ -95,7 +94,7 @@ fn fold(s: [u64; 4]) -> [u64; 4] {
 /// `a + b` for `a, b < 2p`: the sum is below 4p < 2^254 (no carry out), folded below 2p.
 #[inline(always)]
 fn add_2p(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-    let (s0, c) = adc(a[0], b[0], false);
+    let (s0, c) = adc(a[0], b[0], 0);
     let (s1, c) = adc(a[1], b[1], c);
     let (s2, c) = adc(a[2], b[2], c);
     let (s3, _) = adc(a[3], b[3], c);
@@ -106,27 +105,27 @@ fn add_2p(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
 /// returned below `t / 2^256 + p` without a final subtraction (see the module docs).
 ///
 /// Step `i` takes `m = -t_i`: `t_i + m` clears limb `i` with a carry of `(t_i ≠ 0)` that
-/// ripples through limbs `i+1, i+2`, and `m·P3` lands on limb `i + 3`. As `P3 < 2^60`,
-/// `t_{i+3} + m·P3 + carry + h < 2^124` for the previous step's high word `h < 2^60`, so the
-/// high word is carried in the next step's product instead of rippling to limb 7.
+/// ripples through limbs `i+1, i+2`, and `m·P3` lands on limb `i + 3`. As `P3 < 2^60`, every
+/// high word `h` is at most `2^60` and `t_{i+3} + m·P3 + carry + h < 2^125`, so the high word
+/// is carried into the next step's product instead of rippling up to limb 7.
 #[inline(always)]
 fn reduce(t: [u64; 8]) -> [u64; 4] {
     let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
-    let (t1, c) = adc(t1, 0, t0 != 0);
+    let (t1, c) = adc(t1, 0, (t0 != 0) as u64);
     let (t2, c) = adc(t2, 0, c);
-    let (t3, h) = mac(t3, t0.wrapping_neg(), P3, c as u64);
+    let (t3, h) = mac(t3, t0.wrapping_neg(), P3, c);
 
-    let (t2, c) = adc(t2, 0, t1 != 0);
+    let (t2, c) = adc(t2, 0, (t1 != 0) as u64);
     let (t3, c) = adc(t3, 0, c);
-    let (t4, h) = mac2(t4, t1.wrapping_neg(), P3, c as u64, h);
+    let (t4, h) = mac2(t4, t1.wrapping_neg(), P3, c, h);
 
-    let (t3, c) = adc(t3, 0, t2 != 0);
+    let (t3, c) = adc(t3, 0, (t2 != 0) as u64);
     let (t4, c) = adc(t4, 0, c);
-    let (t5, h) = mac2(t5, t2.wrapping_neg(), P3, c as u64, h);
+    let (t5, h) = mac2(t5, t2.wrapping_neg(), P3, c, h);
 
-    let (t4, c) = adc(t4, 0, t3 != 0);
+    let (t4, c) = adc(t4, 0, (t3 != 0) as u64);
     let (t5, c) = adc(t5, 0, c);
-    let (t6, h) = mac2(t6, t3.wrapping_neg(), P3, c as u64, h);
+    let (t6, h) = mac2(t6, t3.wrapping_neg(), P3, c, h);
     // The value (t4..t7) is below 2^256 by the bound above, so t7 + h does not overflow.
     [t4, t5, t6, t7.wrapping_add(h)]
 }
@@ -177,30 +176,19 @@ impl PackedFelt for Lazy {
     #[inline(always)]
     fn sub(self, rhs: Lazy) -> Lazy {
         let (a, b) = (self.0, rhs.0);
-        // Both candidates, a - b and (a + 2p) - b, are formed side by side and the right one is
-        // selected: with b the late operand (as on the S-box path) this is two short carry
-        // chains in parallel instead of two in sequence. a + 2p < 4p does not overflow.
-        let (ap0, c) = adc(a[0], P2[0], false);
-        let (ap1, c) = adc(a[1], P2[1], c);
-        let (ap2, c) = adc(a[2], P2[2], c);
-        let (ap3, _) = adc(a[3], P2[3], c);
-        // x - y = x + !y + 1 - 2^256: the carry out is 1 exactly when x >= y.
-        let (d0, c) = adc(a[0], !b[0], true);
+        // a - b = a + !b + 1 - 2^256: written as additions (which compile to one sub/sbb
+        // chain), the carry out is 1 exactly when a >= b.
+        let (d0, c) = adc(a[0], !b[0], 1);
         let (d1, c) = adc(a[1], !b[1], c);
         let (d2, c) = adc(a[2], !b[2], c);
-        let (d3, no_borrow) = adc(a[3], !b[3], c);
-        let (e0, c) = adc(ap0, !b[0], true);
-        let (e1, c) = adc(ap1, !b[1], c);
-        let (e2, c) = adc(ap2, !b[2], c);
-        let (e3, _) = adc(ap3, !b[3], c);
-        // a < b: the difference is in (-2p, 0) and (a + 2p) - b is in (0, 2p).
-        let m = (no_borrow as u64).wrapping_sub(1);
-        Lazy([
-            (d0 & !m) | (e0 & m),
-            (d1 & !m) | (e1 & m),
-            (d2 & !m) | (e2 & m),
-            (d3 & !m) | (e3 & m),
-        ])
+        let (d3, c) = adc(a[3], !b[3], c);
+        // Borrowed: the difference is in (-2p, 0); add 2p = [2, 0, 0, 2·P3].
+        let mask = c.wrapping_sub(1);
+        let (r0, c) = adc(d0, mask & P2[0], 0);
+        let (r1, c) = adc(d1, 0, c);
+        let (r2, c) = adc(d2, 0, c);
+        let (r3, _) = adc(d3, mask & P2[3], c);
+        Lazy([r0, r1, r2, r3])
     }
     #[inline(always)]
     fn mul(self, rhs: Lazy) -> Lazy {
@@ -244,12 +232,12 @@ impl PackedFelt for Lazy {
         let r2 = (r2 << 1) | (r1 >> 63);
         let r1 = r1 << 1;
         let (r0, c) = mac(0, a[0], a[0], 0);
-        let (r1, c) = adc(r1, c, false);
-        let (r2, c2) = mac(r2, a[1], a[1], c as u64);
-        let (r3, c) = adc(r3, c2, false);
-        let (r4, c2) = mac(r4, a[2], a[2], c as u64);
-        let (r5, c) = adc(r5, c2, false);
-        let (r6, c2) = mac(r6, a[3], a[3], c as u64);
+        let (r1, c) = adc(r1, c, 0);
+        let (r2, c2) = mac(r2, a[1], a[1], c);
+        let (r3, c) = adc(r3, c2, 0);
+        let (r4, c2) = mac(r4, a[2], a[2], c);
+        let (r5, c) = adc(r5, c2, 0);
+        let (r6, c2) = mac(r6, a[3], a[3], c);
         let r7 = r7.wrapping_add(c2);
         Lazy(reduce([r0, r1, r2, r3, r4, r5, r6, r7]))
     }
@@ -285,11 +273,11 @@ mod tests {
     }
 
     fn add_raw(a: [u64; 4], b: [u64; 4]) -> ([u64; 4], bool) {
-        let (s0, c) = adc(a[0], b[0], false);
+        let (s0, c) = adc(a[0], b[0], 0);
         let (s1, c) = adc(a[1], b[1], c);
         let (s2, c) = adc(a[2], b[2], c);
         let (s3, c) = adc(a[3], b[3], c);
-        ([s0, s1, s2, s3], c)
+        ([s0, s1, s2, s3], c != 0)
     }
 
     fn below_2p(l: Lazy) -> bool {
