@@ -111,6 +111,9 @@ fn infinity_cases() {
     assert_eq!(inf.add_affine(&p), pp);
     assert_eq!(pp.add_affine(&AffinePoint::INFINITY), pp);
     assert!(inf.double().is_infinity());
+    assert!(inf.is_identity() && !pp.is_identity());
+    assert!(AffinePoint::identity().is_identity() && !p.is_identity());
+    assert_eq!(AffinePoint::generator(), GENERATOR);
     assert!(inf.add(&inf).is_infinity());
     assert_eq!(inf.to_affine(), AffinePoint::INFINITY);
     assert_eq!(pp.add(&pp), pp.double());
@@ -138,7 +141,21 @@ fn from_x_rejects_x_off_the_curve() {
     assert_eq!(err, CurveError::NotOnCurveX { x });
     let e: &dyn std::error::Error = &err;
     assert!(e.to_string().contains("not a square"));
-    assert!(AffinePoint::new(GENERATOR.x, GENERATOR.y + Felt::ONE).is_err());
+    let bad = AffinePoint::new(GENERATOR.x, GENERATOR.y + Felt::ONE).unwrap_err();
+    assert_eq!(
+        bad,
+        CurveError::NotOnCurve {
+            x: GENERATOR.x,
+            y: GENERATOR.y + Felt::ONE
+        }
+    );
+    assert!(bad.to_string().contains("is not on the STARK curve"));
+    assert_eq!(
+        AffinePoint::INFINITY.coordinates(),
+        Err(CurveError::Infinity)
+    );
+    assert!(CurveError::Infinity.to_string().contains("infinity"));
+    assert_eq!(GENERATOR.coordinates(), Ok((GENERATOR.x, GENERATOR.y)));
 }
 
 #[test]
@@ -221,6 +238,12 @@ proptest! {
         match rhs.sqrt() {
             Some(y) => {
                 let p = AffinePoint::from_x(x).unwrap();
+                for parity in [false, true] {
+                    let ours = AffinePoint::new_from_x(&x, parity).unwrap();
+                    let theirs = rc::AffinePoint::new_from_x(&rx, parity).unwrap();
+                    prop_assert_eq!(ours.y, from_ref(&theirs.y()));
+                    prop_assert_eq!(ours.y.bit(0), parity);
+                }
                 prop_assert_eq!(p.y, from_ref(&y));
                 prop_assert!(p.is_on_curve());
                 // The same root starknet-types-core's AffinePoint accepts.
@@ -228,6 +251,7 @@ proptest! {
             }
             None => {
                 prop_assert_eq!(AffinePoint::from_x(x), Err(CurveError::NotOnCurveX { x }));
+                prop_assert_eq!(AffinePoint::new_from_x(&x, true), None);
             }
         }
     }

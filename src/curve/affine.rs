@@ -77,9 +77,41 @@ impl AffinePoint {
         }
     }
 
+    /// The point with this x-coordinate whose y has the given parity (lowest bit of its
+    /// integer value), as `starknet-types-core`'s `AffinePoint::new_from_x`; `None` when no
+    /// point has this x.
+    pub fn new_from_x(x: &Felt, y_parity: bool) -> Option<AffinePoint> {
+        let p = AffinePoint::from_x(*x).ok()?;
+        if p.y.bit(0) == y_parity {
+            Some(p)
+        } else {
+            Some(p.neg())
+        }
+    }
+
+    /// The generator G ([`super::GENERATOR`]).
+    pub const fn generator() -> AffinePoint {
+        super::GENERATOR
+    }
+
+    /// Whether this is the point at infinity (the name `starknet-types-core` uses).
+    #[inline]
+    pub const fn is_identity(&self) -> bool {
+        self.infinity
+    }
+
     /// Whether the point satisfies y² = x³ + x + β (the point at infinity does).
     pub fn is_on_curve(&self) -> bool {
         self.infinity || self.y.square() == Self::rhs(&self.x)
+    }
+
+    /// The coordinates (x, y), or [`CurveError::Infinity`] for the point at infinity.
+    pub fn coordinates(&self) -> Result<(Felt, Felt), CurveError> {
+        if self.infinity {
+            Err(CurveError::Infinity)
+        } else {
+            Ok((self.x, self.y))
+        }
     }
 
     /// Whether this is the point at infinity.

@@ -40,6 +40,12 @@ impl ProjectivePoint {
         self.z.is_zero()
     }
 
+    /// Whether this is the point at infinity (the name `starknet-types-core` uses).
+    #[inline]
+    pub const fn is_identity(&self) -> bool {
+        self.z.is_zero()
+    }
+
     /// The Jacobian form (x, y, 1) of an affine point (infinity maps to infinity).
     #[inline]
     pub const fn from_affine(p: &AffinePoint) -> ProjectivePoint {

@@ -10,6 +10,7 @@ mod error;
 mod inverse;
 pub(crate) mod mont;
 mod packed;
+pub(crate) mod safegcd;
 mod sqrt;
 
 pub use error::FeltError;

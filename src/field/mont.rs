@@ -13,10 +13,19 @@
 //! `m·P3`. A full multiplication is 16 limb products plus 4 for the reduction; a square is
 //! 10 plus 4.
 //!
+//! # Layout of the products
+//! [`mul`] interleaves the product rows with the reduction steps (CIOS: only five limbs live);
+//! [`square`] forms the ten distinct limb products, doubles the cross terms and then reduces
+//! ([`reduce`]). In both, the last reduction step and the final conditional subtraction are one
+//! computation: `X = u − p` is formed directly from the five-limb partial sum (its sign comes
+//! out of one borrow chain that waits only on the top limbs) and the result is `X` or `X + p`.
+//! [`add`] forms `a + b` and `a + (b − p)` side by side, so a chain `x ← x + y` waits for one
+//! carry chain and a select.
+//!
 //! # Bounds
 //! For inputs `a, b < 2p`, the reduced value `(a·b + M·p) / 2^256 < p·(4p/2^256 + 1) < 1.25·p`,
 //! so one conditional subtraction gives a canonical result. All conditional steps are
-//! branch-free (mask selects).
+//! branch-free (mask selects; the compiler may emit `cmov`, never a branch on the data).
 
 /// p in little-endian 64-bit limbs.
 pub(crate) const P: [u64; 4] = [1, 0, 0, 0x0800_0000_0000_0011];
@@ -33,8 +42,10 @@ pub(crate) const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 /// `a - b - borrow`, returning (difference, borrow-out as 0 or 1).
 #[inline(always)]
 pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_sub(b as u128 + borrow as u128);
-    (t as u64, ((t >> 64) as u64) & 1)
+    // Two overflowing subtractions: LLVM turns a chain of these into `sub`/`sbb`.
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow);
+    (d, (b1 | b2) as u64)
 }
 
 /// `a + b·c + carry`, returning (low, high). Cannot overflow 128 bits.
@@ -42,6 +53,32 @@ pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
 pub(crate) const fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
     let t = a as u128 + (b as u128) * (c as u128) + carry as u128;
     (t as u64, (t >> 64) as u64)
+}
+
+/// `2^256 − p` in little-endian limbs: adding it subtracts p modulo 2^256, with a carry out
+/// exactly when the value was `>= p`.
+const NEG_P: [u64; 4] = [u64::MAX, u64::MAX, u64::MAX, u64::MAX - P3];
+
+/// `a + NEG_P`: `(a − p mod 2^256, 1 if a >= p else 0)`.
+#[inline(always)]
+const fn sub_p(a: [u64; 4]) -> ([u64; 4], u64) {
+    let (d0, c) = adc(a[0], NEG_P[0], 0);
+    let (d1, c) = adc(a[1], NEG_P[1], c);
+    let (d2, c) = adc(a[2], NEG_P[2], c);
+    let (d3, c) = adc(a[3], NEG_P[3], c);
+    ([d0, d1, d2, d3], c)
+}
+
+/// `b` when `choice` is 1, `a` when it is 0, with masks (no branch).
+#[inline(always)]
+const fn select(a: [u64; 4], b: [u64; 4], choice: u64) -> [u64; 4] {
+    let m = 0u64.wrapping_sub(choice);
+    [
+        a[0] ^ (m & (a[0] ^ b[0])),
+        a[1] ^ (m & (a[1] ^ b[1])),
+        a[2] ^ (m & (a[2] ^ b[2])),
+        a[3] ^ (m & (a[3] ^ b[3])),
+    ]
 }
 
 /// Subtracts p if `a >= p`, without branching. Precondition: `a < 2p`.
@@ -52,36 +89,39 @@ pub(crate) const fn reduce_once(a: [u64; 4]) -> [u64; 4] {
     let (d2, b) = sbb(a[2], P[2], b);
     let (d3, b) = sbb(a[3], P[3], b);
     // b == 1 means a < p: keep a.
-    let keep = 0u64.wrapping_sub(b);
-    [
-        (a[0] & keep) | (d0 & !keep),
-        (a[1] & keep) | (d1 & !keep),
-        (a[2] & keep) | (d2 & !keep),
-        (a[3] & keep) | (d3 & !keep),
-    ]
+    select([d0, d1, d2, d3], a, b)
 }
 
 /// `a + b mod p`. Inputs canonical; output canonical. Branch-free.
 ///
-/// As `a + b < 2p < 2^253`, the sum never leaves four limbs.
+/// `a + b` and `a + (b − p)` are formed side by side (the second with `b − p + 2^256`
+/// computed from `b` alone), and the carry out of the second tells whether `a + b >= p`. A
+/// chain `x ← x + y` thus waits for one carry chain and a select, not two carry chains.
 #[inline(always)]
 pub(crate) const fn add(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
     let (s0, c) = adc(a[0], b[0], 0);
     let (s1, c) = adc(a[1], b[1], c);
     let (s2, c) = adc(a[2], b[2], c);
     let (s3, _) = adc(a[3], b[3], c);
-    reduce_once([s0, s1, s2, s3])
+    // b < p, so b + NEG_P does not carry: it is b − p + 2^256.
+    let (bp, _) = sub_p(b);
+    let (t0, c) = adc(a[0], bp[0], 0);
+    let (t1, c) = adc(a[1], bp[1], c);
+    let (t2, c) = adc(a[2], bp[2], c);
+    let (t3, ge) = adc(a[3], bp[3], c);
+    select([s0, s1, s2, s3], [t0, t1, t2, t3], ge)
 }
 
-/// `2a mod p` with one addition (a shift), never a multiplication. Branch-free.
+/// `2a mod p`: `a + a` with one carry chain (no multiplication, no shift-double
+/// instructions, which are slow on some x86 cores), then one conditional subtraction of p.
+/// Branch-free.
 #[inline(always)]
 pub(crate) const fn double(a: [u64; 4]) -> [u64; 4] {
-    reduce_once([
-        a[0] << 1,
-        (a[1] << 1) | (a[0] >> 63),
-        (a[2] << 1) | (a[1] >> 63),
-        (a[3] << 1) | (a[2] >> 63),
-    ])
+    let (t0, c) = adc(a[0], a[0], 0);
+    let (t1, c) = adc(a[1], a[1], c);
+    let (t2, c) = adc(a[2], a[2], c);
+    let (t3, _) = adc(a[3], a[3], c);
+    reduce_once([t0, t1, t2, t3])
 }
 
 /// `a - b mod p`. Inputs canonical; output canonical. Branch-free: p is added back under a mask
@@ -107,83 +147,115 @@ pub(crate) const fn neg(a: [u64; 4]) -> [u64; 4] {
     sub([0; 4], a)
 }
 
-/// Montgomery reduction of an eight-limb value `t < 4p·2^256`: returns `t / 2^256 mod p`,
+/// Montgomery reduction of an eight-limb value `t < p·2^256` (e.g. a product of two values below
+/// 2p, as `4p² < p·2^256`): returns `t / 2^256 mod p`,
 /// canonical.
+///
+/// The four Montgomery steps add `m_i·p·2^(64i)` with `m_i = −(limb i) mod 2^64`. As
+/// `p = 1 + P3·2^192`, step `i` adds `m_i` to limb `i` (clearing it, with carry
+/// `z_i = [limb i != 0]`) and `m_i·P3` to limbs `i+3, i+4`. For `i <= 2` the limb `i` has
+/// only received the previous carry, so `m_i = −(t_i + z_(i−1))` and the carries collapse to
+/// `z_i = [t_0 | … | t_i != 0]` (if `t_i + z_(i−1)` wraps to 0, `m_i = 0` and the carry is
+/// still 1). Limb 3 has also received `lo(m_0·P3)`: with `s = t_3 + lo(m_0·P3) + z_2` (a
+/// 65-bit value), `m_3 = −s mod 2^64` and the carry out is `⌈s / 2^64⌉ ∈ {0, 1, 2}`. What is
+/// left is two short carry chains adding the `hi` and `lo` halves of `m_i·P3` to limbs 4..7.
 #[inline(always)]
 const fn reduce(t: [u64; 8]) -> [u64; 4] {
-    let [t0, mut t1, mut t2, mut t3, mut t4, mut t5, mut t6, mut t7] = t;
-    // Each step clears the lowest live limb; `hi` collects the carry out of limb 7.
-    let mut c;
-    let mut hi;
-    // step 0: m = -t0
+    let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
+    let o1 = t0 | t1;
+    let z0 = (t0 != 0) as u64;
+    let z1 = (o1 != 0) as u64;
+    let z2 = ((o1 | t2) != 0) as u64;
+    let m0 = t0.wrapping_neg();
+    let m1 = t1.wrapping_add(z0).wrapping_neg();
+    let m2 = t2.wrapping_add(z1).wrapping_neg();
+    let (l0, h0) = mac(0, m0, P3, 0);
+    let (s3, k) = adc(t3, l0, z2);
+    let (l1, h1) = mac(0, m1, P3, 0);
+    let (l2, h2) = mac(0, m2, P3, 0);
+    // Steps 0..2 added: s = [s3, r4, r5, r6, r7] = (t + (m0 + m1·2^64 + m2·2^128)·p) / 2^192.
+    let (r4, c) = adc(t4, h0, k);
+    let (r5, c) = adc(t5, h1, c);
+    let (r6, c) = adc(t6, h2, c);
+    let (r7, _) = adc(t7, 0, c);
+    let (r4, c) = adc(r4, l1, 0);
+    let (r5, c) = adc(r5, l2, c);
+    let (r6, c) = adc(r6, 0, c);
+    let (r7, _) = adc(r7, 0, c);
+    // Step 3 and the final subtraction together, as in `cios_last_row`: with w = s3 (or 2^64
+    // when s3 = 0), X = u − p = [r4..r7] − [s3 == 0] − w·P3·2^128 ∈ [−p, p).
+    let (lo, hi) = mac(P3, s3.wrapping_sub(1), P3, 0);
+    let (x0, br) = sbb(r4, 0, (s3 == 0) as u64);
+    let (x1, br) = sbb(r5, 0, br);
+    let (x2, br) = sbb(r6, lo, br);
+    let (x3, negative) = sbb(r7, hi, br);
+    let (y0, c) = adc(x0, 1, 0);
+    let (y1, c) = adc(x1, 0, c);
+    let (y2, c) = adc(x2, 0, c);
+    let (y3, _) = adc(x3, P3, c);
+    select([x0, x1, x2, x3], [y0, y1, y2, y3], negative)
+}
+
+/// One row of the interleaved (CIOS) Montgomery product: `t ← (t + a_i·b + m·p) / 2^64` with
+/// `m = −(t + a_i·b) mod 2^64`. As `p = 1 + P3·2^192`, adding `m·p` clears limb 0 with a carry
+/// `[limb 0 != 0]` and adds `m·P3` at limbs 3 and 4. For inputs below 2p, after row `i`
+/// `t = (a_0..i · b + M_i·p) / 2^(64(i+1)) < b + p < 3p < 2^254` (four limbs), and the row sum
+/// `t + a_i·b + m·p < 3p + 2^64·3p < 2^318` (five limbs).
+#[inline(always)]
+const fn cios_row(t: [u64; 4], ai: u64, b: [u64; 4]) -> [u64; 4] {
+    let (t0, c) = mac(t[0], ai, b[0], 0);
+    let (t1, c) = mac(t[1], ai, b[1], c);
+    let (t2, c) = mac(t[2], ai, b[2], c);
+    let (t3, t4) = mac(t[3], ai, b[3], c);
     let m = t0.wrapping_neg();
-    c = (t0 != 0) as u64;
-    (t1, c) = adc(t1, 0, c);
-    (t2, c) = adc(t2, 0, c);
-    (t3, c) = mac(t3, m, P3, c);
-    (t4, c) = adc(t4, 0, c);
-    (t5, c) = adc(t5, 0, c);
-    (t6, c) = adc(t6, 0, c);
-    (t7, hi) = adc(t7, 0, c);
-    // step 1
-    let m = t1.wrapping_neg();
-    c = (t1 != 0) as u64;
-    (t2, c) = adc(t2, 0, c);
-    (t3, c) = adc(t3, 0, c);
-    (t4, c) = mac(t4, m, P3, c);
-    (t5, c) = adc(t5, 0, c);
-    (t6, c) = adc(t6, 0, c);
-    (t7, c) = adc(t7, 0, c);
-    hi += c;
-    // step 2
-    let m = t2.wrapping_neg();
-    c = (t2 != 0) as u64;
-    (t3, c) = adc(t3, 0, c);
-    (t4, c) = adc(t4, 0, c);
-    (t5, c) = mac(t5, m, P3, c);
-    (t6, c) = adc(t6, 0, c);
-    (t7, c) = adc(t7, 0, c);
-    hi += c;
-    // step 3
-    let m = t3.wrapping_neg();
-    c = (t3 != 0) as u64;
-    (t4, c) = adc(t4, 0, c);
-    (t5, c) = adc(t5, 0, c);
-    (t6, c) = mac(t6, m, P3, c);
-    (t7, c) = adc(t7, 0, c);
-    hi += c;
-    // The result (t4..t7, hi) < 1.25p < 2^253, so hi is 0 here; it is kept for clarity of the
-    // bound argument and folded away by the compiler.
-    let _ = hi;
-    let _ = t0;
-    reduce_once([t4, t5, t6, t7])
+    let (l, h) = mac(0, m, P3, 0);
+    let (u0, c) = adc(t1, 0, (t0 != 0) as u64);
+    let (u1, c) = adc(t2, 0, c);
+    let (u2, c) = adc(t3, l, c);
+    let (u3, _) = adc(t4, h, c);
+    [u0, u1, u2, u3]
+}
+
+/// The last CIOS row, fused with the final conditional subtraction.
+///
+/// With `s = t + a_3·b` (five limbs `s_0..s_4`) the Montgomery result is `u = (s + m·p)/2^64`,
+/// `m = −s_0 mod 2^64 = 2^64 − w` where `w = s_0` if `s_0 != 0`, else `2^64`. So
+/// `X = u − p = (s − w·p)/2^64 = [s_1..s_4] − [s_0 == 0] − w·P3·2^128`, formed with one borrow
+/// chain whose top borrow is the sign of X. As `u < 1.25p` (inputs below 2p), `X ∈ [−p, p/4)`
+/// and the canonical result is `X` or `X + p`. The carry chain waits only on the top limbs
+/// (`w·P3 = (w − 1)·P3 + P3` is ready early), instead of a second full chain after `u`.
+#[inline(always)]
+const fn cios_last_row(t: [u64; 4], ai: u64, b: [u64; 4]) -> [u64; 4] {
+    let (s0, c) = mac(t[0], ai, b[0], 0);
+    let (s1, c) = mac(t[1], ai, b[1], c);
+    let (s2, c) = mac(t[2], ai, b[2], c);
+    let (s3, s4) = mac(t[3], ai, b[3], c);
+    let bz = (s0 == 0) as u64;
+    // w·P3 with w − 1 = s0 − 1 mod 2^64.
+    let (lo, hi) = mac(P3, s0.wrapping_sub(1), P3, 0);
+    let (x0, br) = sbb(s1, 0, bz);
+    let (x1, br) = sbb(s2, 0, br);
+    let (x2, br) = sbb(s3, lo, br);
+    let (x3, negative) = sbb(s4, hi, br);
+    // X + p, used when X < 0.
+    let (y0, c) = adc(x0, 1, 0);
+    let (y1, c) = adc(x1, 0, c);
+    let (y2, c) = adc(x2, 0, c);
+    let (y3, _) = adc(x3, P3, c);
+    select([x0, x1, x2, x3], [y0, y1, y2, y3], negative)
 }
 
 /// Montgomery product `a·b/2^256 mod p`. Inputs `< 2p`, output canonical.
+///
+/// Row-interleaved (CIOS): each row of the product is followed by its reduction step, so only
+/// five limbs are live; the last row also performs the final conditional subtraction. 16 limb
+/// products plus 4 for the reduction.
 #[inline(always)]
 pub(crate) const fn mul(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-    // Schoolbook product, row by row.
-    let (r0, c) = mac(0, a[0], b[0], 0);
-    let (r1, c) = mac(0, a[0], b[1], c);
-    let (r2, c) = mac(0, a[0], b[2], c);
-    let (r3, r4) = mac(0, a[0], b[3], c);
-
-    let (r1, c) = mac(r1, a[1], b[0], 0);
-    let (r2, c) = mac(r2, a[1], b[1], c);
-    let (r3, c) = mac(r3, a[1], b[2], c);
-    let (r4, r5) = mac(r4, a[1], b[3], c);
-
-    let (r2, c) = mac(r2, a[2], b[0], 0);
-    let (r3, c) = mac(r3, a[2], b[1], c);
-    let (r4, c) = mac(r4, a[2], b[2], c);
-    let (r5, r6) = mac(r5, a[2], b[3], c);
-
-    let (r3, c) = mac(r3, a[3], b[0], 0);
-    let (r4, c) = mac(r4, a[3], b[1], c);
-    let (r5, c) = mac(r5, a[3], b[2], c);
-    let (r6, r7) = mac(r6, a[3], b[3], c);
-
-    reduce([r0, r1, r2, r3, r4, r5, r6, r7])
+    let t = cios_row([0; 4], a[0], b);
+    let t = cios_row(t, a[1], b);
+    let t = cios_row(t, a[2], b);
+    cios_last_row(t, a[3], b)
 }
 
 /// Montgomery square `a²/2^256 mod p`: the six cross products are computed once and doubled.
@@ -250,4 +322,92 @@ pub(crate) const fn to_mont(a: [u64; 4]) -> [u64; 4] {
 #[inline(always)]
 pub(crate) const fn from_mont(a: [u64; 4]) -> [u64; 4] {
     reduce([a[0], a[1], a[2], a[3], 0, 0, 0, 0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+    use proptest::prelude::*;
+
+    fn big(l: &[u64]) -> BigUint {
+        let mut bytes = Vec::new();
+        for x in l {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        BigUint::from_bytes_le(&bytes)
+    }
+
+    fn p_big() -> BigUint {
+        big(&P)
+    }
+
+    /// R^(−1) mod p.
+    fn r_inv() -> BigUint {
+        let p = p_big();
+        (BigUint::from(1u32) << 256usize).modpow(&(&p - 2u32), &p)
+    }
+
+    /// Limbs biased towards carry edge cases: 0, 1, 2^64 − 1, 2^64 − 2, or random.
+    fn limb() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            1 => Just(0u64),
+            1 => Just(1u64),
+            1 => Just(u64::MAX),
+            1 => Just(u64::MAX - 1),
+            3 => any::<u64>(),
+        ]
+    }
+
+    fn below_p() -> impl Strategy<Value = [u64; 4]> {
+        proptest::array::uniform4(limb()).prop_map(|mut l| {
+            // Clamp the top limb to a 60-bit value, then subtract p if needed.
+            l[3] &= (1 << 60) - 1;
+            let v = big(&l) % p_big();
+            let mut d = v.to_u64_digits();
+            d.resize(4, 0);
+            [d[0], d[1], d[2], d[3]]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn reduce_matches_bigint(mut t in proptest::array::uniform8(limb())) {
+            // Keep t < p·2^256 (t7 < 2^59 suffices).
+            t[7] &= (1 << 59) - 1;
+            let got = reduce(t);
+            let expected = (big(&t) * r_inv()) % p_big();
+            prop_assert_eq!(big(&got), expected);
+        }
+
+        #[test]
+        fn mul_square_match_bigint(a in below_p(), b in below_p()) {
+            let p = p_big();
+            let expected = (big(&a) * big(&b) * r_inv()) % &p;
+            prop_assert_eq!(big(&mul(a, b)), expected);
+            prop_assert_eq!(big(&square(a)), (big(&a) * big(&a) * r_inv()) % &p);
+            prop_assert_eq!(big(&add(a, b)), (big(&a) + big(&b)) % &p);
+            prop_assert_eq!(big(&double(a)), (big(&a) * 2u32) % &p);
+            prop_assert_eq!(big(&sub(a, b)), (big(&a) + &p - big(&b)) % &p);
+        }
+    }
+
+    #[test]
+    fn reduce_edges() {
+        let p = p_big();
+        let pm1 = [0, 0, 0, P[3]];
+        for a in [
+            [0; 4],
+            [1, 0, 0, 0],
+            pm1,
+            [u64::MAX, u64::MAX, u64::MAX, 0x07ff_ffff_ffff_ffff],
+        ] {
+            for b in [[0; 4], [1, 0, 0, 0], pm1, R, R2] {
+                let expected = (big(&a) * big(&b) * r_inv()) % &p;
+                assert_eq!(big(&mul(a, b)), expected);
+            }
+        }
+        assert_eq!(from_mont(R), [1, 0, 0, 0]);
+        assert_eq!(to_mont([1, 0, 0, 0]), R);
+    }
 }

@@ -4,8 +4,8 @@
 //! d·2^(W·i)·P for d = 1..=2^(W−1) (signed digits: −d·Q is (x, −y), free). For a high part
 //! (4 bits) the table holds d·P for d = 1..=15.
 
-use super::points::{P0, P1, P2, P3};
-use crate::curve::{AffinePoint, ProjectivePoint};
+use super::points::{P0, P1, P2, P3, SHIFT_POINT};
+use crate::curve::{AffinePoint, ProjectivePoint, ALPHA};
 use crate::Felt;
 use std::sync::OnceLock;
 
@@ -16,8 +16,8 @@ pub(crate) const HALF: usize = 1 << (W - 1);
 /// Number of windows for a 248-bit value: enough that the top window has a spare bit, so the
 /// signed recoding never carries out of it (W·WINDOWS >= 249).
 pub(crate) const WINDOWS: usize = 249usize.div_ceil(W);
-/// Entries of a high-part table: d·P for d = 1..=15.
-pub(crate) const HIGH: usize = 15;
+/// Values a high part can take: 0..=8 (x < p < 2^251 + 2^248).
+pub(crate) const HIGH: usize = 9;
 
 /// An affine table point, aligned to one 64-byte cache line.
 #[derive(Clone, Copy, Debug)]
@@ -31,61 +31,101 @@ pub(crate) struct Entry {
 pub(crate) struct Tables {
     /// P0 windows, `WINDOWS · HALF` entries: index `i·HALF + d − 1` holds d·2^(W·i)·P0.
     pub(crate) p0: Vec<Entry>,
-    /// d·P1 at index d − 1.
-    pub(crate) p1: [Entry; HIGH],
     /// P2 windows, as for P0.
     pub(crate) p2: Vec<Entry>,
-    /// d·P3 at index d − 1.
-    pub(crate) p3: [Entry; HIGH],
+    /// S + a·P1 + b·P3 at index `a·HIGH + b`.
+    pub(crate) start: Vec<Entry>,
 }
 
-/// The window tables of `p` (Jacobian, not yet normalised), appended to `out`.
-fn low_windows(p: &AffinePoint, out: &mut Vec<ProjectivePoint>) {
-    let mut base = *p;
-    for _ in 0..WINDOWS {
-        let start = out.len();
-        let mut m = ProjectivePoint::from_affine(&base);
-        for _ in 0..HALF {
-            out.push(m);
-            m = m.add_affine(&base);
+/// The window tables of every point in `points`, each `WINDOWS · HALF` entries long.
+///
+/// All windows advance together in affine coordinates: step d turns d·B into (d+1)·B for every
+/// window base B at once, with one batched inversion for all the slopes (Montgomery's trick),
+/// so an entry costs about 3M for its share of the inversion plus 2M + 1S for the addition.
+/// The bases 2^(W·i)·P come from W doublings each, normalised together.
+fn low_windows(points: &[AffinePoint]) -> Vec<Vec<Entry>> {
+    // bases[k] for k = point·WINDOWS + window.
+    let mut jac_bases = Vec::with_capacity(points.len() * WINDOWS);
+    for p in points {
+        let mut b = ProjectivePoint::from_affine(p);
+        for _ in 0..WINDOWS {
+            jac_bases.push(b);
+            for _ in 0..W {
+                b = b.double();
+            }
         }
-        // 2^(W-1)·base doubled is the next window's base.
-        base = out[start + HALF - 1].double().to_affine();
     }
+    let bases = ProjectivePoint::batch_to_affine(&jac_bases);
+    let k = bases.len();
+    let mut tables: Vec<Vec<Entry>> = vec![Vec::with_capacity(HALF); k];
+    for (t, b) in tables.iter_mut().zip(&bases) {
+        t.push(Entry { x: b.x, y: b.y });
+    }
+    // 2·B with the affine tangent: λ = (3x² + α) / 2y.
+    let mut den: Vec<Felt> = bases.iter().map(|b| b.y.double()).collect();
+    Felt::batch_inverse(&mut den);
+    let mut cur: Vec<(Felt, Felt)> = bases
+        .iter()
+        .zip(&den)
+        .map(|(b, inv)| {
+            let xx = b.x.square();
+            let lambda = (xx.double() + xx + ALPHA) * inv;
+            let x3 = lambda.square() - b.x.double();
+            let y3 = lambda * (b.x - x3) - b.y;
+            (x3, y3)
+        })
+        .collect();
+    for step in 2..=HALF {
+        for (t, c) in tables.iter_mut().zip(&cur) {
+            t.push(Entry { x: c.0, y: c.1 });
+        }
+        if step == HALF {
+            break;
+        }
+        // (d+1)·B = d·B + B with the chord: λ = (y_B − y) / (x_B − x). x_B ≠ x because
+        // d·B ≠ ±B for 2 <= d < n.
+        for ((d, c), b) in den.iter_mut().zip(&cur).zip(&bases) {
+            *d = b.x - c.0;
+        }
+        Felt::batch_inverse(&mut den);
+        for ((c, inv), b) in cur.iter_mut().zip(&den).zip(&bases) {
+            let lambda = (b.y - c.1) * inv;
+            let x3 = lambda.square() - c.0 - b.x;
+            let y3 = lambda * (c.0 - x3) - c.1;
+            *c = (x3, y3);
+        }
+    }
+    // Concatenate the windows of each point.
+    tables
+        .chunks(WINDOWS)
+        .map(|windows| windows.concat())
+        .collect()
 }
 
-fn high_window(p: &AffinePoint, out: &mut Vec<ProjectivePoint>) {
-    let mut m = ProjectivePoint::from_affine(p);
+/// S + a·P1 + b·P3 for a, b in 0..HIGH, appended to `out` in the order a·HIGH + b.
+fn start_table(out: &mut Vec<ProjectivePoint>) {
+    let mut row = ProjectivePoint::from_affine(&SHIFT_POINT);
     for _ in 0..HIGH {
-        out.push(m);
-        m = m.add_affine(p);
+        let mut m = row;
+        for _ in 0..HIGH {
+            out.push(m);
+            m = m.add_affine(&P3);
+        }
+        row = row.add_affine(&P1);
     }
 }
 
 fn build() -> Tables {
-    let mut jac = Vec::with_capacity(2 * WINDOWS * HALF + 2 * HIGH);
-    low_windows(&P0, &mut jac);
-    low_windows(&P2, &mut jac);
-    high_window(&P1, &mut jac);
-    high_window(&P3, &mut jac);
-    let aff = ProjectivePoint::batch_to_affine(&jac);
-    let entry = |p: &AffinePoint| Entry { x: p.x, y: p.y };
-    let n = WINDOWS * HALF;
-    let mut p1 = [Entry {
-        x: Felt::ZERO,
-        y: Felt::ZERO,
-    }; HIGH];
-    let mut p3 = p1;
-    for d in 0..HIGH {
-        p1[d] = entry(&aff[2 * n + d]);
-        p3[d] = entry(&aff[2 * n + HIGH + d]);
-    }
-    Tables {
-        p0: aff[..n].iter().map(entry).collect(),
-        p1,
-        p2: aff[n..2 * n].iter().map(entry).collect(),
-        p3,
-    }
+    let mut low = low_windows(&[P0, P2]);
+    let p2 = low.pop().unwrap_or_default();
+    let p0 = low.pop().unwrap_or_default();
+    let mut jac = Vec::with_capacity(HIGH * HIGH);
+    start_table(&mut jac);
+    let start = ProjectivePoint::batch_to_affine(&jac)
+        .iter()
+        .map(|p| Entry { x: p.x, y: p.y })
+        .collect();
+    Tables { p0, p2, start }
 }
 
 /// The tables, built on the first call.
@@ -95,4 +135,4 @@ pub(crate) fn tables() -> &'static Tables {
 }
 
 /// Bytes held by the tables.
-pub(crate) const TABLE_BYTES: usize = (2 * WINDOWS * HALF + 2 * HIGH) * 64;
+pub(crate) const TABLE_BYTES: usize = (2 * WINDOWS * HALF + HIGH * HIGH) * 64;
