@@ -235,37 +235,59 @@ fn normalize<V: Lane>(mut s: [V; 9]) -> [V; 9] {
 /// The Montgomery product `a·b/2^280` (module docs). Inputs satisfy `I`; output: limbs
 /// 0..7 below 2^28, top limb at most 2^27 + 4.
 ///
-/// Written out column by column (generated): LLVM does not fully unroll the nested loops,
-/// and a rolled loop keeps the limbs in memory.
+/// Generated straight-line code (LLVM does not fully unroll the nested loops, and a rolled
+/// loop keeps the limbs in memory), in product-scanning order: column `k` is summed and
+/// immediately reduced. Reduction columns `k <= 9` start at `2^28 - 1`, so that with
+/// `col = true + 2^28 - 1`: `m_k = -true mod 2^28 = (2^28 - 1 - col) mod 2^28` and the carry
+/// `(true + m_k)/2^28 = ceil(true/2^28) = col >> 28`; `m_k·p` adds `m_k·2^24`, `m_k` and
+/// `m_k·2^27` to columns `k+6`, `k+7`, `k+8`.
 #[inline(always)]
 fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
-    let off = V::splat(M28);
+    let m28 = V::splat(M28);
     let z = V::splat(0);
-    let c0 = off.mul32_add(a[0], b[0]);
-    let c1 = off.mul32_add(a[0], b[1]).mul32_add(a[1], b[0]);
-    let c2 = off
+    let c0 = m28.mul32_add(a[0], b[0]);
+    let col = c0;
+    let m0 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c1 = m28.mul32_add(a[0], b[1]).mul32_add(a[1], b[0]);
+    let col = c1.add(carry);
+    let m1 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c2 = m28
         .mul32_add(a[0], b[2])
         .mul32_add(a[1], b[1])
         .mul32_add(a[2], b[0]);
-    let c3 = off
+    let col = c2.add(carry);
+    let m2 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c3 = m28
         .mul32_add(a[0], b[3])
         .mul32_add(a[1], b[2])
         .mul32_add(a[2], b[1])
         .mul32_add(a[3], b[0]);
-    let c4 = off
+    let col = c3.add(carry);
+    let m3 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c4 = m28
         .mul32_add(a[0], b[4])
         .mul32_add(a[1], b[3])
         .mul32_add(a[2], b[2])
         .mul32_add(a[3], b[1])
         .mul32_add(a[4], b[0]);
-    let c5 = off
+    let col = c4.add(carry);
+    let m4 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c5 = m28
         .mul32_add(a[0], b[5])
         .mul32_add(a[1], b[4])
         .mul32_add(a[2], b[3])
         .mul32_add(a[3], b[2])
         .mul32_add(a[4], b[1])
         .mul32_add(a[5], b[0]);
-    let c6 = off
+    let col = c5.add(carry);
+    let m5 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c6 = m28
         .mul32_add(a[0], b[6])
         .mul32_add(a[1], b[5])
         .mul32_add(a[2], b[4])
@@ -273,7 +295,10 @@ fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[4], b[2])
         .mul32_add(a[5], b[1])
         .mul32_add(a[6], b[0]);
-    let c7 = off
+    let col = c6.add(m0.shl::<24>()).add(carry);
+    let m6 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c7 = m28
         .mul32_add(a[0], b[7])
         .mul32_add(a[1], b[6])
         .mul32_add(a[2], b[5])
@@ -282,7 +307,10 @@ fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[5], b[2])
         .mul32_add(a[6], b[1])
         .mul32_add(a[7], b[0]);
-    let c8 = off
+    let col = c7.add(m1.shl::<24>()).add(m0).add(carry);
+    let m7 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c8 = m28
         .mul32_add(a[0], b[8])
         .mul32_add(a[1], b[7])
         .mul32_add(a[2], b[6])
@@ -292,7 +320,14 @@ fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[2])
         .mul32_add(a[7], b[1])
         .mul32_add(a[8], b[0]);
-    let c9 = off
+    let col = c8
+        .add(m2.shl::<24>())
+        .add(m1)
+        .add(m0.shl::<27>())
+        .add(carry);
+    let m8 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let c9 = m28
         .mul32_add(a[1], b[8])
         .mul32_add(a[2], b[7])
         .mul32_add(a[3], b[6])
@@ -301,6 +336,13 @@ fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[3])
         .mul32_add(a[7], b[2])
         .mul32_add(a[8], b[1]);
+    let col = c9
+        .add(m3.shl::<24>())
+        .add(m2)
+        .add(m1.shl::<27>())
+        .add(carry);
+    let m9 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
     let c10 = z
         .mul32_add(a[2], b[8])
         .mul32_add(a[3], b[7])
@@ -309,6 +351,13 @@ fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[4])
         .mul32_add(a[7], b[3])
         .mul32_add(a[8], b[2]);
+    let col = c10
+        .add(m4.shl::<24>())
+        .add(m3)
+        .add(m2.shl::<27>())
+        .add(carry);
+    let r0 = col.and(m28);
+    let carry = col.shr::<28>();
     let c11 = z
         .mul32_add(a[3], b[8])
         .mul32_add(a[4], b[7])
@@ -316,183 +365,210 @@ fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[5])
         .mul32_add(a[7], b[4])
         .mul32_add(a[8], b[3]);
-    let c12 = z
-        .mul32_add(a[4], b[8])
-        .mul32_add(a[5], b[7])
-        .mul32_add(a[6], b[6])
-        .mul32_add(a[7], b[5])
-        .mul32_add(a[8], b[4]);
-    let c13 = z
-        .mul32_add(a[5], b[8])
-        .mul32_add(a[6], b[7])
-        .mul32_add(a[7], b[6])
-        .mul32_add(a[8], b[5]);
-    let c14 = z
-        .mul32_add(a[6], b[8])
-        .mul32_add(a[7], b[7])
-        .mul32_add(a[8], b[6]);
-    let c15 = z.mul32_add(a[7], b[8]).mul32_add(a[8], b[7]);
-    let c16 = z.mul32_add(a[8], b[8]);
-    reduce([
-        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16,
-    ])
-}
-
-/// The Montgomery square `a²/2^280`: 36 cross products doubled plus 9 squares (generated,
-/// as [`mont_mul`]).
-#[inline(always)]
-fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
-    let off = V::splat(M28);
-    let z = V::splat(0);
-    let c0 = z.mul32_add(a[0], a[0]).add(off);
-    let x1 = z.mul32_add(a[0], a[1]);
-    let c1 = x1.add(x1).add(off);
-    let x2 = z.mul32_add(a[0], a[2]);
-    let c2 = x2.add(x2).mul32_add(a[1], a[1]).add(off);
-    let x3 = z.mul32_add(a[0], a[3]).mul32_add(a[1], a[2]);
-    let c3 = x3.add(x3).add(off);
-    let x4 = z.mul32_add(a[0], a[4]).mul32_add(a[1], a[3]);
-    let c4 = x4.add(x4).mul32_add(a[2], a[2]).add(off);
-    let x5 = z
-        .mul32_add(a[0], a[5])
-        .mul32_add(a[1], a[4])
-        .mul32_add(a[2], a[3]);
-    let c5 = x5.add(x5).add(off);
-    let x6 = z
-        .mul32_add(a[0], a[6])
-        .mul32_add(a[1], a[5])
-        .mul32_add(a[2], a[4]);
-    let c6 = x6.add(x6).mul32_add(a[3], a[3]).add(off);
-    let x7 = z
-        .mul32_add(a[0], a[7])
-        .mul32_add(a[1], a[6])
-        .mul32_add(a[2], a[5])
-        .mul32_add(a[3], a[4]);
-    let c7 = x7.add(x7).add(off);
-    let x8 = z
-        .mul32_add(a[0], a[8])
-        .mul32_add(a[1], a[7])
-        .mul32_add(a[2], a[6])
-        .mul32_add(a[3], a[5]);
-    let c8 = x8.add(x8).mul32_add(a[4], a[4]).add(off);
-    let x9 = z
-        .mul32_add(a[1], a[8])
-        .mul32_add(a[2], a[7])
-        .mul32_add(a[3], a[6])
-        .mul32_add(a[4], a[5]);
-    let c9 = x9.add(x9).add(off);
-    let x10 = z
-        .mul32_add(a[2], a[8])
-        .mul32_add(a[3], a[7])
-        .mul32_add(a[4], a[6]);
-    let c10 = x10.add(x10).mul32_add(a[5], a[5]);
-    let x11 = z
-        .mul32_add(a[3], a[8])
-        .mul32_add(a[4], a[7])
-        .mul32_add(a[5], a[6]);
-    let c11 = x11.add(x11);
-    let x12 = z.mul32_add(a[4], a[8]).mul32_add(a[5], a[7]);
-    let c12 = x12.add(x12).mul32_add(a[6], a[6]);
-    let x13 = z.mul32_add(a[5], a[8]).mul32_add(a[6], a[7]);
-    let c13 = x13.add(x13);
-    let x14 = z.mul32_add(a[6], a[8]);
-    let c14 = x14.add(x14).mul32_add(a[7], a[7]);
-    let x15 = z.mul32_add(a[7], a[8]);
-    let c15 = x15.add(x15);
-    let c16 = z.mul32_add(a[8], a[8]);
-    reduce([
-        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16,
-    ])
-}
-
-/// The reduction and carry chain over the 17 product columns (columns 0..=9 carry the
-/// `2^28 - 1` offset; generated, straight-line).
-#[inline(always)]
-fn reduce<V: Lane>(c: [V; 17]) -> [V; 9] {
-    let m28 = V::splat(M28);
-    // Reduction column k: col = true + 2^28 - 1, m = -true mod 2^28 = (M28 - col) mod 2^28,
-    // carry = (true + m)/2^28 = ceil(true/2^28) = col >> 28.
-    let col = c[0];
-    let m0 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[1].add(carry);
-    let m1 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[2].add(carry);
-    let m2 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[3].add(carry);
-    let m3 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[4].add(carry);
-    let m4 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[5].add(carry);
-    let m5 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[6].add(m0.shl::<24>()).add(carry);
-    let m6 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[7].add(m1.shl::<24>()).add(m0).add(carry);
-    let m7 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[8]
-        .add(m2.shl::<24>())
-        .add(m1)
-        .add(m0.shl::<27>())
-        .add(carry);
-    let m8 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[9]
-        .add(m3.shl::<24>())
-        .add(m2)
-        .add(m1.shl::<27>())
-        .add(carry);
-    let m9 = m28.sub(col).and(m28);
-    let carry = col.shr::<28>();
-    let col = c[10]
-        .add(m4.shl::<24>())
-        .add(m3)
-        .add(m2.shl::<27>())
-        .add(carry);
-    let r0 = col.and(m28);
-    let carry = col.shr::<28>();
-    let col = c[11]
+    let col = c11
         .add(m5.shl::<24>())
         .add(m4)
         .add(m3.shl::<27>())
         .add(carry);
     let r1 = col.and(m28);
     let carry = col.shr::<28>();
-    let col = c[12]
+    let c12 = z
+        .mul32_add(a[4], b[8])
+        .mul32_add(a[5], b[7])
+        .mul32_add(a[6], b[6])
+        .mul32_add(a[7], b[5])
+        .mul32_add(a[8], b[4]);
+    let col = c12
         .add(m6.shl::<24>())
         .add(m5)
         .add(m4.shl::<27>())
         .add(carry);
     let r2 = col.and(m28);
     let carry = col.shr::<28>();
-    let col = c[13]
+    let c13 = z
+        .mul32_add(a[5], b[8])
+        .mul32_add(a[6], b[7])
+        .mul32_add(a[7], b[6])
+        .mul32_add(a[8], b[5]);
+    let col = c13
         .add(m7.shl::<24>())
         .add(m6)
         .add(m5.shl::<27>())
         .add(carry);
     let r3 = col.and(m28);
     let carry = col.shr::<28>();
-    let col = c[14]
+    let c14 = z
+        .mul32_add(a[6], b[8])
+        .mul32_add(a[7], b[7])
+        .mul32_add(a[8], b[6]);
+    let col = c14
         .add(m8.shl::<24>())
         .add(m7)
         .add(m6.shl::<27>())
         .add(carry);
     let r4 = col.and(m28);
     let carry = col.shr::<28>();
-    let col = c[15]
+    let c15 = z.mul32_add(a[7], b[8]).mul32_add(a[8], b[7]);
+    let col = c15
         .add(m9.shl::<24>())
         .add(m8)
         .add(m7.shl::<27>())
         .add(carry);
     let r5 = col.and(m28);
     let carry = col.shr::<28>();
-    let col = c[16].add(m9).add(m8.shl::<27>()).add(carry);
+    let c16 = z.mul32_add(a[8], b[8]);
+    let col = c16.add(m9).add(m8.shl::<27>()).add(carry);
+    let r6 = col.and(m28);
+    let carry = col.shr::<28>();
+    let col = m9.shl::<27>().add(carry);
+    let r7 = col.and(m28);
+    let carry = col.shr::<28>();
+    [r0, r1, r2, r3, r4, r5, r6, r7, carry]
+}
+
+/// The Montgomery square `a²/2^280`: 36 cross products doubled plus 9 squares, reduced as
+/// in [`mont_mul`] (generated).
+#[inline(always)]
+fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
+    let m28 = V::splat(M28);
+    let z = V::splat(0);
+    let c0 = z.mul32_add(a[0], a[0]).add(m28);
+    let col = c0;
+    let m0 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x1 = z.mul32_add(a[0], a[1]);
+    let c1 = x1.add(x1).add(m28);
+    let col = c1.add(carry);
+    let m1 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x2 = z.mul32_add(a[0], a[2]);
+    let c2 = x2.add(x2).mul32_add(a[1], a[1]).add(m28);
+    let col = c2.add(carry);
+    let m2 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x3 = z.mul32_add(a[0], a[3]).mul32_add(a[1], a[2]);
+    let c3 = x3.add(x3).add(m28);
+    let col = c3.add(carry);
+    let m3 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x4 = z.mul32_add(a[0], a[4]).mul32_add(a[1], a[3]);
+    let c4 = x4.add(x4).mul32_add(a[2], a[2]).add(m28);
+    let col = c4.add(carry);
+    let m4 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x5 = z
+        .mul32_add(a[0], a[5])
+        .mul32_add(a[1], a[4])
+        .mul32_add(a[2], a[3]);
+    let c5 = x5.add(x5).add(m28);
+    let col = c5.add(carry);
+    let m5 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x6 = z
+        .mul32_add(a[0], a[6])
+        .mul32_add(a[1], a[5])
+        .mul32_add(a[2], a[4]);
+    let c6 = x6.add(x6).mul32_add(a[3], a[3]).add(m28);
+    let col = c6.add(m0.shl::<24>()).add(carry);
+    let m6 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x7 = z
+        .mul32_add(a[0], a[7])
+        .mul32_add(a[1], a[6])
+        .mul32_add(a[2], a[5])
+        .mul32_add(a[3], a[4]);
+    let c7 = x7.add(x7).add(m28);
+    let col = c7.add(m1.shl::<24>()).add(m0).add(carry);
+    let m7 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x8 = z
+        .mul32_add(a[0], a[8])
+        .mul32_add(a[1], a[7])
+        .mul32_add(a[2], a[6])
+        .mul32_add(a[3], a[5]);
+    let c8 = x8.add(x8).mul32_add(a[4], a[4]).add(m28);
+    let col = c8
+        .add(m2.shl::<24>())
+        .add(m1)
+        .add(m0.shl::<27>())
+        .add(carry);
+    let m8 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x9 = z
+        .mul32_add(a[1], a[8])
+        .mul32_add(a[2], a[7])
+        .mul32_add(a[3], a[6])
+        .mul32_add(a[4], a[5]);
+    let c9 = x9.add(x9).add(m28);
+    let col = c9
+        .add(m3.shl::<24>())
+        .add(m2)
+        .add(m1.shl::<27>())
+        .add(carry);
+    let m9 = m28.sub(col).and(m28);
+    let carry = col.shr::<28>();
+    let x10 = z
+        .mul32_add(a[2], a[8])
+        .mul32_add(a[3], a[7])
+        .mul32_add(a[4], a[6]);
+    let c10 = x10.add(x10).mul32_add(a[5], a[5]);
+    let col = c10
+        .add(m4.shl::<24>())
+        .add(m3)
+        .add(m2.shl::<27>())
+        .add(carry);
+    let r0 = col.and(m28);
+    let carry = col.shr::<28>();
+    let x11 = z
+        .mul32_add(a[3], a[8])
+        .mul32_add(a[4], a[7])
+        .mul32_add(a[5], a[6]);
+    let c11 = x11.add(x11);
+    let col = c11
+        .add(m5.shl::<24>())
+        .add(m4)
+        .add(m3.shl::<27>())
+        .add(carry);
+    let r1 = col.and(m28);
+    let carry = col.shr::<28>();
+    let x12 = z.mul32_add(a[4], a[8]).mul32_add(a[5], a[7]);
+    let c12 = x12.add(x12).mul32_add(a[6], a[6]);
+    let col = c12
+        .add(m6.shl::<24>())
+        .add(m5)
+        .add(m4.shl::<27>())
+        .add(carry);
+    let r2 = col.and(m28);
+    let carry = col.shr::<28>();
+    let x13 = z.mul32_add(a[5], a[8]).mul32_add(a[6], a[7]);
+    let c13 = x13.add(x13);
+    let col = c13
+        .add(m7.shl::<24>())
+        .add(m6)
+        .add(m5.shl::<27>())
+        .add(carry);
+    let r3 = col.and(m28);
+    let carry = col.shr::<28>();
+    let x14 = z.mul32_add(a[6], a[8]);
+    let c14 = x14.add(x14).mul32_add(a[7], a[7]);
+    let col = c14
+        .add(m8.shl::<24>())
+        .add(m7)
+        .add(m6.shl::<27>())
+        .add(carry);
+    let r4 = col.and(m28);
+    let carry = col.shr::<28>();
+    let x15 = z.mul32_add(a[7], a[8]);
+    let c15 = x15.add(x15);
+    let col = c15
+        .add(m9.shl::<24>())
+        .add(m8)
+        .add(m7.shl::<27>())
+        .add(carry);
+    let r5 = col.and(m28);
+    let carry = col.shr::<28>();
+    let c16 = z.mul32_add(a[8], a[8]);
+    let col = c16.add(m9).add(m8.shl::<27>()).add(carry);
     let r6 = col.and(m28);
     let carry = col.shr::<28>();
     let col = m9.shl::<27>().add(carry);
