@@ -6,8 +6,10 @@
 //! function that has a SIMD batch implementation therefore speeds every tree up by overriding
 //! those two methods; the trees themselves never call [`PairHash::hash`] in a loop.
 //!
-//! The implementations for Starknet's two hashes are the unit types `Poseidon`
-//! (`poseidon_hash(a, b)`) and `Pedersen` (`pedersen_hash(a, b)`).
+//! The implementations for Starknet's two hashes are the unit types [`Poseidon`]
+//! (`poseidon_hash(a, b)`; its batches run on SIMD lanes through [`crate::poseidon_hash_batch`])
+//! and [`Pedersen`] (`pedersen_hash(a, b)`; its batches use the scalar default for now, so a
+//! batched Pedersen only needs its two batch methods overridden here).
 
 use crate::Felt;
 use rayon::prelude::*;
@@ -77,6 +79,20 @@ impl PairHash for Poseidon {
     #[inline]
     fn hash(a: &Felt, b: &Felt) -> Felt {
         crate::poseidon_hash(*a, *b)
+    }
+
+    /// SIMD lanes: [`crate::poseidon_hash_batch`] (the backend detected at run time).
+    fn hash_batch(pairs: &[[Felt; 2]], out: &mut [Felt]) {
+        crate::poseidon_hash_batch(pairs, out);
+    }
+
+    /// SIMD lanes on the rayon pool: [`crate::poseidon_hash_batch_par`] for large batches.
+    fn hash_batch_par(pairs: &[[Felt; 2]], out: &mut [Felt]) {
+        if pairs.len() < PAR_THRESHOLD || rayon::current_num_threads() < 2 {
+            crate::poseidon_hash_batch(pairs, out);
+        } else {
+            crate::poseidon_hash_batch_par(pairs, out);
+        }
     }
 }
 

@@ -281,3 +281,30 @@ fn real_poseidon_matches_reference() {
         );
     }
 }
+
+#[test]
+fn batch_entry_points_equal_the_scalar_hash() {
+    fn check<H: PairHash>() {
+        for n in [0usize, 1, 3, 4, 5, 8, 9, 63, 64, 65, 200] {
+            let pairs: Vec<[Felt; 2]> = leaves(2 * n, n as u64)
+                .chunks(2)
+                .map(|c| [c[0], c[1]])
+                .collect();
+            let want: Vec<Felt> = pairs.iter().map(|[a, b]| H::hash(a, b)).collect();
+            let mut out = vec![Felt::ZERO; n];
+            H::hash_batch(&pairs, &mut out);
+            assert_eq!(out, want, "{} hash_batch, n = {n}", H::NAME);
+            out.fill(Felt::ZERO);
+            pool(2).install(|| H::hash_batch_par(&pairs, &mut out));
+            assert_eq!(out, want, "{} hash_batch_par, n = {n}", H::NAME);
+        }
+    }
+    check::<starkbatch::Poseidon>();
+    check::<starkbatch::Pedersen>();
+    // The scalar Poseidon itself against starknet-crypto.
+    let (a, b) = (Felt::from(0x123456u64), Felt::MAX);
+    assert_eq!(
+        starkbatch::Poseidon::hash(&a, &b),
+        RefPoseidon::hash(&a, &b)
+    );
+}
