@@ -67,6 +67,28 @@ fn erc20_published_hashes() {
     );
 }
 
+/// Key order and whitespace of the document do not matter (fields are found by name; the
+/// ABI array's own key order is kept, as it is what gets hashed).
+#[test]
+fn top_level_key_order_and_whitespace_do_not_matter() {
+    let hashes: Value = serde_json::from_str(&class_file("erc20.hashes.json")).unwrap();
+    for (name, key) in [
+        ("erc20.contract_class.json", "sierra_class_hash"),
+        ("erc20.compiled_contract_class.json", "compiled_class_hash"),
+    ] {
+        let want = felt(hashes[key].as_str().unwrap());
+        let v: Value = serde_json::from_str(&class_file(name)).unwrap();
+        let mut reversed = serde_json::Map::new();
+        for (k, x) in v.as_object().unwrap().iter().rev() {
+            reversed.insert(k.clone(), x.clone());
+        }
+        let compact = Value::Object(reversed).to_string();
+        assert_eq!(class_hash(&compact).unwrap().1, want, "{name}");
+        let pretty = serde_json::to_string_pretty(&v).unwrap();
+        assert_eq!(class_hash(&pretty).unwrap().1, want, "{name}");
+    }
+}
+
 /// spec/starknet.md (cairo-lang): sn_keccak("__execute__").
 #[test]
 fn sn_keccak_execute_vector() {

@@ -479,6 +479,10 @@ impl<'de> Visitor<'de> for S<'_, '_, FeltK> {
                 shown(s)
             )));
         }
+        if let Some(x) = fast_hex(&b[2..]) {
+            return Ok(x);
+        }
+        // Slow path, only to build the precise error (or for inputs `fast_hex` declines).
         Felt::from_hex(s).map_err(|source| {
             self.ctx.fail(ClassHashError::InvalidFelt {
                 field: self.path.to_string(),
@@ -487,6 +491,53 @@ impl<'de> Visitor<'de> for S<'_, '_, FeltK> {
             })
         })
     }
+}
+
+/// Hex digit values; 0x80 marks a non-digit.
+const HEX: [u8; 256] = {
+    let mut t = [0x80u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Hex digits (no prefix) to a felt: table lookups, 16 digits per limb, one error check at
+/// the end. `None` for an empty string, more than 64 digits, a non-digit or a value `>= p`;
+/// the caller then asks [`Felt::from_hex`] for the precise error.
+#[inline]
+fn fast_hex(digits: &[u8]) -> Option<Felt> {
+    if digits.is_empty() || digits.len() > 64 {
+        return None;
+    }
+    let mut limbs = [0u64; 4];
+    let mut bad = 0u8;
+    let mut end = digits.len();
+    let mut limb = 0;
+    while end > 0 {
+        let start = end.saturating_sub(16);
+        let mut acc = 0u64;
+        for &c in &digits[start..end] {
+            let v = HEX[c as usize];
+            bad |= v;
+            acc = (acc << 4) | u64::from(v & 0x0f);
+        }
+        limbs[limb] = acc;
+        limb += 1;
+        end = start;
+    }
+    if bad & 0x80 != 0 {
+        return None;
+    }
+    Felt::from_raw_limbs(limbs)
 }
 
 impl<'de> Visitor<'de> for S<'_, '_, StrK> {
@@ -809,6 +860,53 @@ impl<'de> Visitor<'de> for S<'_, '_, LengthsK> {
                 Some(v) => items.push(v),
                 None => return Ok(Lengths::Node(items)),
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(digits: &str) {
+        let slow = Felt::from_hex(&format!("0x{digits}")).ok();
+        assert_eq!(fast_hex(digits.as_bytes()), slow, "{digits:?}");
+    }
+
+    #[test]
+    fn fast_hex_edges() {
+        for d in [
+            "",
+            "0",
+            "f",
+            "F",
+            "g",
+            "0x1",
+            "ffffffffffffffff",
+            "10000000000000000",
+            "800000000000011000000000000000000000000000000000000000000000000",
+            "800000000000011000000000000000000000000000000000000000000000001",
+            "0800000000000011000000000000000000000000000000000000000000000000",
+            "00800000000000011000000000000000000000000000000000000000000000000",
+            "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+            "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+            "12 4",
+            "é",
+        ] {
+            check(d);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn fast_hex_matches_from_hex(d in "[0-9a-fA-F]{0,66}") {
+            check(&d);
+        }
+
+        #[test]
+        fn fast_hex_matches_from_hex_any(d in "[0-9a-gA-G x]{0,66}") {
+            check(&d);
         }
     }
 }

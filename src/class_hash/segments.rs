@@ -13,13 +13,24 @@
 //!   Every item of a node must have a positive length (cairo-lang asserts this), and the
 //!   top-level lengths must add up to exactly the bytecode length.
 //!
-//! Nesting depth is bounded by serde_json's limit of 128, so the recursion is bounded.
+//! (starknet-core 0.16 agrees for flat lists but advances its offset twice after a nested list;
+//! we follow cairo-lang, whose offset is passed by value.)
+//!
+//! The tree is validated first (in document order, so the first bad item is the one reported),
+//! then hashed; the segments of a node are independent sponges, so nodes covering at least
+//! [`PAR_MIN_FELTS`] felts hash their items in parallel with rayon. The result does not depend
+//! on the scheduling. Nesting depth is bounded by serde_json's limit of 128, so the recursion is
+//! bounded.
 
 use super::error::ClassHashError;
 use super::parse::{Lengths, Path};
 use crate::poseidon_hash_many;
 use crate::Felt;
+use rayon::prelude::*;
 use std::vec::Vec;
+
+/// Nodes covering fewer felts than this are hashed on the calling thread.
+const PAR_MIN_FELTS: u64 = 512;
 
 /// The bytecode hash for `bytecode` cut by `lengths`.
 pub(crate) fn bytecode_hash(
@@ -32,17 +43,17 @@ pub(crate) fn bytecode_hash(
         None => Ok(poseidon_hash_many(bytecode)),
         Some(Lengths::Leaf(n)) => {
             if *n != bytecode.len() as u64 {
-                return Err(mismatch(*n as u128, bytecode.len()));
+                return Err(mismatch(u128::from(*n), bytecode.len()));
             }
             Ok(poseidon_hash_many(bytecode))
         }
         Some(node) => {
-            let mut offset = 0usize;
-            let (h, total) = segment(bytecode, node, &mut offset, &path)?;
-            if total != bytecode.len() as u64 {
-                return Err(mismatch(total as u128, bytecode.len()));
+            let total = validate(node, &path)?;
+            if total != bytecode.len() as u128 {
+                return Err(mismatch(total, bytecode.len()));
             }
-            Ok(h)
+            // Every offset and length now lies within the bytecode.
+            Ok(hash_segment(bytecode, node, 0).0)
         }
     }
 }
@@ -53,50 +64,71 @@ fn mismatch(total: u128, len: usize) -> ClassHashError {
     }
 }
 
-/// Hashes the segment described by `l` starting at `*offset`; returns its hash and length and
-/// advances `*offset`.
-fn segment(
-    bytecode: &[Felt],
-    l: &Lengths,
-    offset: &mut usize,
-    path: &Path<'_>,
-) -> Result<(Felt, u64), ClassHashError> {
+/// Total length of the segment `l`, or an error for an empty item inside a node. The total is
+/// a sum of leaf lengths (each below 2^64, fewer than 2^64 of them), so u128 cannot overflow.
+fn validate(l: &Lengths, path: &Path<'_>) -> Result<u128, ClassHashError> {
     match l {
-        Lengths::Leaf(n) => {
-            let end = usize::try_from(*n)
-                .ok()
-                .and_then(|n| offset.checked_add(n))
-                .filter(|end| *end <= bytecode.len())
-                .ok_or_else(|| ClassHashError::InvalidSegmentLengths {
-                    reason: format!(
-                        "the segment `{path}` of length {n} at offset {} runs past the end of \
-                         the bytecode ({} felts)",
-                        *offset,
-                        bytecode.len()
-                    ),
-                })?;
-            let h = poseidon_hash_many(&bytecode[*offset..end]);
-            *offset = end;
-            Ok((h, *n))
-        }
+        Lengths::Leaf(n) => Ok(u128::from(*n)),
         Lengths::Node(items) => {
-            let start = *offset;
-            let mut flat = Vec::with_capacity(2 * items.len());
+            let mut total: u128 = 0;
             for (i, item) in items.iter().enumerate() {
                 let p = Path::Index(path, i);
-                let (h, n) = segment(bytecode, item, offset, &p)?;
+                let n = validate(item, &p)?;
                 if n == 0 {
                     return Err(ClassHashError::InvalidSegmentLengths {
                         reason: format!("the segment `{p}` is empty (lengths must be positive)"),
                     });
                 }
-                flat.push(Felt::from(n));
+                total += n;
+            }
+            Ok(total)
+        }
+    }
+}
+
+/// Length of a validated segment (fits: it is within the bytecode).
+fn seg_len(l: &Lengths) -> usize {
+    match l {
+        Lengths::Leaf(n) => *n as usize,
+        Lengths::Node(items) => items.iter().map(seg_len).sum(),
+    }
+}
+
+/// Hash and length of the validated segment `l` starting at `offset`.
+fn hash_segment(bytecode: &[Felt], l: &Lengths, offset: usize) -> (Felt, usize) {
+    match l {
+        Lengths::Leaf(n) => {
+            let n = *n as usize;
+            (poseidon_hash_many(&bytecode[offset..offset + n]), n)
+        }
+        Lengths::Node(items) => {
+            let lens: Vec<usize> = items.iter().map(seg_len).collect();
+            let total: usize = lens.iter().sum();
+            let mut starts = Vec::with_capacity(items.len());
+            let mut at = offset;
+            for n in &lens {
+                starts.push(at);
+                at += n;
+            }
+            let hashes: Vec<Felt> = if total as u64 >= PAR_MIN_FELTS && items.len() > 1 {
+                items
+                    .par_iter()
+                    .zip(starts.par_iter())
+                    .map(|(item, &start)| hash_segment(bytecode, item, start).0)
+                    .collect()
+            } else {
+                items
+                    .iter()
+                    .zip(&starts)
+                    .map(|(item, &start)| hash_segment(bytecode, item, start).0)
+                    .collect()
+            };
+            let mut flat = Vec::with_capacity(2 * items.len());
+            for (h, n) in hashes.into_iter().zip(lens) {
+                flat.push(Felt::from(n as u64));
                 flat.push(h);
             }
-            Ok((
-                poseidon_hash_many(&flat) + Felt::ONE,
-                (*offset - start) as u64,
-            ))
+            (poseidon_hash_many(&flat) + Felt::ONE, total)
         }
     }
 }
