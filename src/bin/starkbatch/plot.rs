@@ -26,13 +26,14 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The smallest "nice" number (1, 2 or 5 times a power of ten) at least `x`.
+/// The smallest "nice" number (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten) at
+/// least `x`.
 fn nice_ceil(x: f64) -> f64 {
     if x.is_nan() || x <= 0.0 {
         return 1.0;
     }
     let p = 10f64.powf(x.log10().floor());
-    for m in [1.0, 2.0, 5.0, 10.0] {
+    for m in [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0] {
         if m * p >= x {
             return m * p;
         }
@@ -59,13 +60,13 @@ fn axis(v: f64) -> String {
 /// The chart as an SVG document.
 pub fn svg(results: &[Measurement], chosen: &str, features: &[&str]) -> String {
     let mut workloads: Vec<&str> = Vec::new();
-    let mut backends: Vec<&str> = Vec::new();
+    let mut all_backends: Vec<&str> = Vec::new();
     for m in results {
         if !workloads.contains(&m.workload) {
             workloads.push(m.workload);
         }
-        if m.path == "batch" && !backends.contains(&m.backend.as_str()) {
-            backends.push(&m.backend);
+        if m.path == "batch" && !all_backends.contains(&m.backend.as_str()) {
+            all_backends.push(&m.backend);
         }
     }
     let height = TOP + PANEL_H * workloads.len() as f64 + 10.0;
@@ -95,6 +96,13 @@ pub fn svg(results: &[Measurement], chosen: &str, features: &[&str]) -> String {
     );
     for (wi, w) in workloads.iter().enumerate() {
         let rows: Vec<&Measurement> = results.iter().filter(|m| m.workload == *w).collect();
+        // This panel's backends, in the global order (so a backend keeps its colour).
+        let backends: Vec<(usize, &str)> = all_backends
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| rows.iter().any(|m| m.path == "batch" && m.backend == **b))
+            .map(|(i, b)| (i, *b))
+            .collect();
         let unit = rows.first().map_or("items", |m| m.unit);
         let scalar = rows
             .iter()
@@ -139,10 +147,10 @@ pub fn svg(results: &[Measurement], chosen: &str, features: &[&str]) -> String {
         let bw = (gw * 0.8) / backends.len().max(1) as f64;
         for (ti, t) in threads.iter().enumerate() {
             let gx = LEFT + gw * ti as f64 + gw * 0.1;
-            for (bi, b) in backends.iter().enumerate() {
+            for (bi, &(ci, b)) in backends.iter().enumerate() {
                 let Some(m) = rows
                     .iter()
-                    .find(|m| m.path == "batch" && m.threads == *t && m.backend == *b)
+                    .find(|m| m.path == "batch" && m.threads == *t && m.backend == b)
                 else {
                     continue;
                 };
@@ -153,7 +161,7 @@ pub fn svg(results: &[Measurement], chosen: &str, features: &[&str]) -> String {
                     r#"<rect x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{} {} threads: {:.0} {}/s ({:.2}x scalar)</title></rect>"#,
                     (bw - 2.0).max(1.0),
                     base - y,
-                    COLORS[bi % COLORS.len()],
+                    COLORS[ci % COLORS.len()],
                     esc(b),
                     t,
                     m.per_second,
@@ -191,14 +199,14 @@ pub fn svg(results: &[Measurement], chosen: &str, features: &[&str]) -> String {
                 esc(unit)
             );
         }
-        for (bi, b) in backends.iter().enumerate() {
+        for (bi, &(ci, b)) in backends.iter().enumerate() {
             let ly = y0 + 16.0 * bi as f64;
             let _ = writeln!(
                 s,
                 r#"<rect x="{:.1}" y="{:.1}" width="12" height="12" fill="{}"/><text x="{:.1}" y="{:.1}">{}</text>"#,
                 LEFT + pw + 16.0,
                 ly,
-                COLORS[bi % COLORS.len()],
+                COLORS[ci % COLORS.len()],
                 LEFT + pw + 34.0,
                 ly + 10.0,
                 esc(b)
