@@ -14,6 +14,7 @@
 //!
 //! See `docs/backends.md` for the bounds, the safety argument and how to add a backend.
 
+pub(crate) mod felt4;
 pub(crate) mod lane;
 pub(crate) mod packed;
 pub(crate) mod portable;

@@ -24,19 +24,18 @@ pub(crate) static PACKED: Prepared<PackedConstant> = Prepared {
 };
 
 macro_rules! entry_points {
-    ($(#[$attr:meta])* $name:ident, $lane:ty) => {
+    ($(#[$attr:meta])* $name:ident, $packed:ty, $prep:path) => {
         /// Entry points for one lane type.
         ///
         /// # Safety
         /// Each function may only be called when the CPU supports this lane type's
         /// instruction set (checked by `crate::Backend`, see `docs/backends.md`).
         pub(crate) mod $name {
-            use super::super::drivers;
-            use super::PACKED;
-            use crate::backend::packed::Packed;
+            use crate::batch::drivers;
             use crate::field::Felt;
 
-            type P = Packed<$lane>;
+            type P = $packed;
+            use $prep as PACKED;
 
             $(#[$attr])*
             pub(crate) unsafe fn hash2(inputs: &[[Felt; 2]], out: &mut [Felt]) {
@@ -66,18 +65,44 @@ macro_rules! entry_points {
     };
 }
 
-entry_points!(portable, crate::backend::portable::PortableLane);
+/// The scalar constants, for [`X4`](crate::backend::felt4::X4).
+pub(crate) static SCALAR: Prepared<Felt> = Prepared {
+    rc: COMPRESSED_ROUND_CONSTANTS,
+    one: Felt::ONE,
+    two: Felt::TWO,
+};
+
+entry_points!(
+    portable,
+    crate::backend::felt4::X4<crate::field::Felt>,
+    super::SCALAR
+);
+// The 9×28-bit field over plain arrays: the reference for the SIMD lane types (tests use
+// only some of its entry points).
+#[cfg(test)]
+#[allow(dead_code)]
+mod reference {
+    entry_points!(
+        lanes_portable,
+        crate::backend::packed::Packed<crate::backend::portable::PortableLane>,
+        super::super::PACKED
+    );
+}
+#[cfg(test)]
+use reference::lanes_portable;
 #[cfg(target_arch = "x86_64")]
 entry_points!(
     #[target_feature(enable = "avx2")]
     avx2,
-    crate::backend::avx2::Avx2Lane
+    crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>,
+    super::PACKED
 );
 #[cfg(target_arch = "aarch64")]
 entry_points!(
     #[target_feature(enable = "neon")]
     neon,
-    crate::backend::neon::NeonLane
+    crate::backend::packed::Packed<crate::backend::neon::NeonLane>,
+    super::PACKED
 );
 
 /// Scalar reference drivers (one lane, the `Felt` type itself), used by tests.
@@ -94,6 +119,33 @@ pub(crate) mod scalar {
             two: Felt::TWO,
         };
         drivers::hash_many::<Felt>(&c, messages, out)
+    }
+
+    #[test]
+    fn lanes_over_plain_arrays_match_scalar() {
+        // The 9×28-bit field over PortableLane (the reference for the SIMD lanes), end to end.
+        let pairs: Vec<[Felt; 2]> = (0..11u64)
+            .map(|i| {
+                [
+                    Felt::from(i) - Felt::from(3u64),
+                    Felt::TWO.pow(i as u128 * 23),
+                ]
+            })
+            .collect();
+        let mut out = vec![Felt::ZERO; pairs.len()];
+        // SAFETY: portable code has no CPU requirement.
+        unsafe { super::lanes_portable::hash2(&pairs, &mut out) };
+        for (o, [x, y]) in out.iter().zip(&pairs) {
+            assert_eq!(*o, crate::poseidon_hash(*x, *y));
+        }
+        let msgs: Vec<Vec<Felt>> = (0..9u64).map(|i| vec![Felt::from(i); i as usize]).collect();
+        let refs: Vec<&[Felt]> = msgs.iter().map(|m| m.as_slice()).collect();
+        let mut out = vec![Felt::ZERO; refs.len()];
+        // SAFETY: as above.
+        unsafe { super::lanes_portable::hash_many(&refs, &mut out) };
+        for (m, o) in refs.iter().zip(&out) {
+            assert_eq!(*o, crate::poseidon_hash_many(*m));
+        }
     }
 
     #[test]

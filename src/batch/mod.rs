@@ -25,7 +25,7 @@
 //! }
 //! ```
 
-mod drivers;
+pub(crate) mod drivers;
 pub(crate) mod entry;
 
 use crate::backend::{Backend, Kind};
