@@ -1,0 +1,146 @@
+//! Command-line arguments (clap derive). The help texts here are the command's documentation.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// SIMD-accelerated batch hashing for Starknet's field: Poseidon, Pedersen, Merkle and state
+/// roots, class hashes, and a throughput benchmark.
+#[derive(Parser, Debug)]
+#[command(name = "starkbatch", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Benchmark a built-in deterministic workload on every backend and thread count.
+    Bench(BenchArgs),
+    /// Hash field elements read one item per line (file or stdin); one result per line.
+    Hash(HashArgs),
+    /// The binary Merkle root (and optionally a proof) of leaves read one per line.
+    Merkle(MerkleArgs),
+    /// Every root of a full state (storage, contract, class and state roots) from JSON.
+    StateRoot(StateRootArgs),
+    /// The class hash of a Sierra contract class or the compiled class hash of a CASM class.
+    ClassHash(ClassHashArgs),
+    /// CPU features, available SIMD backends and the one chosen (STARKBATCH_BACKEND respected).
+    Info,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// A short run (a few seconds in total; used in CI).
+    #[arg(long, conflicts_with = "duration")]
+    pub quick: bool,
+    /// Approximate total measuring time in seconds (default 12; --quick: about 2).
+    #[arg(long, value_name = "SECS")]
+    pub duration: Option<f64>,
+    /// Write the results as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Draw throughput per backend and thread count as an SVG chart to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Largest thread count to measure (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    pub max_threads: Option<usize>,
+}
+
+/// What `starkbatch hash` computes for each input line.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashKind {
+    /// poseidon_hash(x, y): two felts per line.
+    Poseidon,
+    /// poseidon_hash_single(x): one felt per line.
+    PoseidonSingle,
+    /// poseidon_hash_many([x0, x1, ...]): any number of felts per line.
+    PoseidonMany,
+    /// pedersen_hash(x, y): two felts per line.
+    Pedersen,
+    /// pedersen_hash_array([x0, x1, ...]): any number of felts per line.
+    PedersenArray,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Input: one item per line; felts are 0x-prefixed hex or decimal, separated by spaces or tabs.
+`#` starts a comment that runs to the end of the line; blank and comment-only lines are skipped
+and produce no output line. For poseidon-many and pedersen-array a line holding only `-` is the
+empty message. Output: one result per input item, in order, as 0x-prefixed minimal hex.
+Errors name the file and line (`input.txt:7: ...`) and exit with code 2; with -o the output file
+is only created when every line was hashed.")]
+pub struct HashArgs {
+    /// Which hash to compute.
+    #[arg(value_enum)]
+    pub kind: HashKind,
+    /// Input file (default, or `-`: standard input).
+    pub file: Option<PathBuf>,
+    /// Write the results to OUT (atomically: a temporary file renamed when complete).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// The node hash of a Merkle tree.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeHash {
+    /// poseidon_hash(left, right).
+    Poseidon,
+    /// pedersen_hash(left, right).
+    Pedersen,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Leaves: one felt per line (same syntax as `starkbatch hash`). A level with an odd number of nodes
+carries its last node up unchanged; the root of one leaf is that leaf and the root of no leaves
+is 0x0. Output: `root 0x...`; with --proof also `leaf_count N`, `index I`, `leaf 0x...` and one
+`sibling 0x...` line per level that has a sibling, bottom up.")]
+pub struct MerkleArgs {
+    /// The node hash.
+    #[arg(long, value_enum, default_value = "poseidon")]
+    pub hash: TreeHash,
+    /// Leaves file (default, or `-`: standard input).
+    pub file: Option<PathBuf>,
+    /// Also print the inclusion proof of leaf INDEX (0-based).
+    #[arg(long, value_name = "INDEX")]
+    pub proof: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+A document with `sierra_program` is a Sierra class (prints `class_hash 0x...`); one with
+`bytecode` is a compiled CASM class (prints `compiled_class_hash 0x...`).")]
+pub struct ClassHashArgs {
+    /// The class JSON (default, or `-`: standard input).
+    pub file: Option<PathBuf>,
+}
+
+/// How the contract-trie and class-trie roots combine into the state root.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateRule {
+    /// Starknet 0.14.0 and later: Poseidon("STARKNET_STATE_V0", contract_root, class_root)
+    /// unless both are 0.
+    #[value(name = "from-0.14")]
+    From0_14,
+    /// Before 0.14.0: the contract root alone when the class trie is empty.
+    #[value(name = "before-0.14")]
+    Before0_14,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = r#"STATE.json:
+  {"contracts": [{"address": "0x1", "class_hash": "0x2", "nonce": "0x0",
+                  "storage": {"0x5": "0x64"}}],
+   "declared_classes": [{"class_hash": "0x3", "compiled_class_hash": "0x4"}]}
+Felts are strings (0x hex or decimal) or JSON integers; `nonce` defaults to 0, `storage` to {},
+either list may be absent. The state is complete, not a diff. Output: `state_root`,
+`contract_root`, `class_root`, then `storage_root ADDRESS ROOT` per contract in input order;
+an empty state has every root 0x0."#)]
+pub struct StateRootArgs {
+    /// The state JSON (default, or `-`: standard input).
+    pub file: Option<PathBuf>,
+    /// The state-root rule.
+    #[arg(long, value_enum, default_value = "from-0.14")]
+    pub rule: StateRule,
+}

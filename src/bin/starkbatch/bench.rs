@@ -1,0 +1,458 @@
+//! `starkbatch bench`: a built-in deterministic workload measured on every backend and every
+//! thread count from 1 to the number of cores, beside the scalar path, in one run.
+//!
+//! Workloads (inputs derived from the item index only, so every run hashes the same values):
+//! - `poseidon_hash`: pairs hashed with `poseidon_hash(x, y)`; unit: hashes;
+//! - `poseidon_single`: `poseidon_hash_single(x)`; unit: hashes;
+//! - `poseidon_many8`: `poseidon_hash_many` of 8-felt messages; unit: messages;
+//! - `pedersen_hash`: pairs hashed with `pedersen_hash(x, y)`; unit: hashes;
+//! - `merkle_poseidon`: a binary Merkle root over Poseidon (`merkle::root`); unit: node
+//!   hashes (leaves − 1);
+//! - `state_commitment`: `state::state_commitment` of a full state (16 contracts with 8
+//!   storage entries each and 16 declared classes; ×4 without `--quick`): storage tries and
+//!   contract trie (Pedersen), class trie (Poseidon), state root; unit: leaves (storage
+//!   entries + contracts + classes).
+//!
+//! For each workload the **scalar** row is the per-element scalar library function in a plain
+//! loop on one thread (for the Merkle tree: `merkle::root_seq` over the scalar
+//! `poseidon_hash`; for `state_commitment`, which has no scalar variant, the library function
+//! itself on a 1-thread pool). The Poseidon hash workloads then run the SIMD batch API
+//! (`Backend::*_batch_par`) on every backend the CPU supports; the others run the library's
+//! default path (backend column `default`: Poseidon on the chosen backend,
+//! `Backend::current()`, Pedersen scalar); each inside a rayon `ThreadPool` of 1, 2, …
+//! threads.
+//! Each row runs for a time slice (the total duration divided by the number of rows), after one
+//! untimed warm-up call whose result is compared with the scalar path's: a mismatch is an
+//! internal error (exit 1). Speed-up = rate / the scalar rate of the same workload.
+
+use crate::args::BenchArgs;
+use crate::backend;
+use crate::engine::{self, Messages};
+use crate::error::{CliError, CliResult};
+use crate::info::{cores, join_or_none};
+use crate::plot;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::ThreadPool;
+use serde_json::json;
+use starkbatch::hash::PairHash;
+use starkbatch::state::{state_commitment, ContractState, DeclaredClass, StateRootRule};
+use starkbatch::{merkle, pedersen_hash};
+use starkbatch::{poseidon_hash, poseidon_hash_many, poseidon_hash_single};
+use starkbatch::{Backend, Felt, Poseidon};
+use std::hint::black_box;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// One workload: a name, its unit, the items per call, and the two paths. Both return a
+/// checksum (a sum of outputs, or a root) so the paths can be compared.
+struct Workload {
+    name: &'static str,
+    unit: &'static str,
+    items: usize,
+    /// Whether the batch path takes an explicit backend (else it runs the library's default
+    /// path once per thread count, reported as backend `default`).
+    per_backend: bool,
+    scalar: Box<dyn Fn() -> Felt + Sync>,
+    batch: Box<dyn Fn(Backend) -> Felt + Sync>,
+}
+
+/// One row of the results table.
+pub struct Measurement {
+    pub workload: &'static str,
+    pub unit: &'static str,
+    /// `scalar` or `batch`.
+    pub path: &'static str,
+    pub backend: String,
+    pub threads: usize,
+    pub items: u64,
+    pub seconds: f64,
+    pub per_second: f64,
+    pub speedup: f64,
+}
+
+/// splitmix64: a deterministic stream of well-mixed words for the inputs.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A deterministic felt below 2^251 (so also a valid trie key) from `seed`.
+fn felt(seed: u64) -> Felt {
+    let l = [
+        mix(4 * seed),
+        mix(4 * seed + 1),
+        mix(4 * seed + 2),
+        mix(4 * seed + 3) >> 5,
+    ];
+    Felt::from_raw_limbs(l).expect("below 2^251 < p")
+}
+
+fn felts(n: usize, salt: u64) -> Vec<Felt> {
+    (0..n as u64).map(|i| felt(i ^ (salt << 40))).collect()
+}
+
+/// The library's scalar `poseidon_hash` as a tree hash with `PairHash`'s default (one call
+/// per pair) batch methods: the scalar reference for the Merkle workload, since the library's
+/// own `Poseidon` tree hash batches on SIMD lanes.
+struct ScalarPoseidon;
+
+impl PairHash for ScalarPoseidon {
+    const NAME: &'static str = "poseidon-scalar";
+
+    fn hash(a: &Felt, b: &Felt) -> Felt {
+        poseidon_hash(*a, *b)
+    }
+}
+
+fn sum_of(out: &[Felt]) -> Felt {
+    out.iter().sum()
+}
+
+fn workloads(quick: bool) -> Vec<Workload> {
+    let scale = if quick { 1 } else { 4 };
+    let mut w = Vec::new();
+
+    let n = 1024 * scale;
+    let xs = felts(2 * n, 1);
+    let xs2 = xs.clone();
+    w.push(Workload {
+        name: "poseidon_hash",
+        unit: "hashes",
+        items: n,
+        per_backend: true,
+        scalar: Box::new(move || xs.chunks(2).map(|p| poseidon_hash(p[0], p[1])).sum()),
+        batch: Box::new(move |b| {
+            let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&xs2);
+            let mut out = vec![Felt::ZERO; pairs.len()];
+            engine::poseidon_pairs(b, pairs, &mut out);
+            sum_of(&out)
+        }),
+    });
+
+    let n = 1024 * scale;
+    let xs = felts(n, 2);
+    let xs2 = xs.clone();
+    w.push(Workload {
+        name: "poseidon_single",
+        unit: "hashes",
+        items: n,
+        per_backend: true,
+        scalar: Box::new(move || xs.iter().map(|x| poseidon_hash_single(*x)).sum()),
+        batch: Box::new(move |b| {
+            let mut out = vec![Felt::ZERO; xs2.len()];
+            engine::poseidon_singles(b, &xs2, &mut out);
+            sum_of(&out)
+        }),
+    });
+
+    let n = 256 * scale;
+    let msgs = Messages {
+        felts: felts(8 * n, 3),
+        ends: (1..=n).map(|i| 8 * i).collect(),
+    };
+    let flat = msgs.felts.clone();
+    w.push(Workload {
+        name: "poseidon_many8",
+        unit: "messages",
+        items: n,
+        per_backend: true,
+        scalar: Box::new(move || flat.chunks(8).map(poseidon_hash_many).sum()),
+        batch: Box::new(move |b| {
+            let mut out = vec![Felt::ZERO; msgs.len()];
+            engine::poseidon_many(b, &msgs, &mut out);
+            sum_of(&out)
+        }),
+    });
+
+    let n = 128 * scale;
+    let xs = felts(2 * n, 4);
+    let xs2 = xs.clone();
+    w.push(Workload {
+        name: "pedersen_hash",
+        unit: "hashes",
+        items: n,
+        per_backend: false,
+        scalar: Box::new(move || xs.chunks(2).map(|p| pedersen_hash(&p[0], &p[1])).sum()),
+        batch: Box::new(move |_| {
+            let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&xs2);
+            let mut out = vec![Felt::ZERO; pairs.len()];
+            engine::pedersen_pairs(pairs, &mut out);
+            sum_of(&out)
+        }),
+    });
+
+    let n = 2048 * scale;
+    let leaves = felts(n, 5);
+    let leaves2 = leaves.clone();
+    w.push(Workload {
+        name: "merkle_poseidon",
+        unit: "hashes",
+        items: n - 1,
+        per_backend: false,
+        scalar: Box::new(move || merkle::root_seq::<ScalarPoseidon>(&leaves)),
+        batch: Box::new(move |_| merkle::root::<Poseidon>(&leaves2)),
+    });
+
+    // A full state: `n` contracts with 8 storage entries each, `n` declared classes.
+    let n = 16 * scale;
+    let contracts: Vec<ContractState> = (0..n)
+        .map(|i| {
+            let s = felts(17, 100 + i as u64);
+            ContractState {
+                address: s[0],
+                class_hash: s[1],
+                nonce: Felt::from(i as u64),
+                storage: s[1..].chunks(2).map(|kv| (kv[0], kv[1])).collect(),
+            }
+        })
+        .collect();
+    let classes: Vec<DeclaredClass> = felts(2 * n, 8)
+        .chunks(2)
+        .map(|c| DeclaredClass {
+            class_hash: c[0],
+            compiled_class_hash: c[1],
+        })
+        .collect();
+    let items = contracts.iter().map(|c| c.storage.len() + 1).sum::<usize>() + classes.len();
+    let commit = move || {
+        state_commitment(&contracts, &classes, StateRootRule::From0_14_0)
+            .expect("keys below 2^251")
+            .state_root
+    };
+    w.push(Workload {
+        name: "state_commitment",
+        unit: "leaves",
+        items,
+        per_backend: false,
+        // The library has one state-commitment function; the scalar row runs it on a
+        // 1-thread pool.
+        scalar: Box::new(commit.clone()),
+        batch: Box::new(move |_| commit()),
+    });
+    w
+}
+
+/// Runs `f` once untimed, then repeatedly for at least `slice`; returns the warm-up result,
+/// the number of timed calls and the time they took.
+fn measure(f: &dyn Fn() -> Felt, slice: Duration) -> (Felt, u64, f64) {
+    let check = f();
+    let start = Instant::now();
+    let mut calls = 0u64;
+    loop {
+        black_box(f());
+        calls += 1;
+        let t = start.elapsed();
+        if t >= slice {
+            return (check, calls, t.as_secs_f64());
+        }
+    }
+}
+
+fn pool(threads: usize) -> CliResult<ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::failure(format!("cannot start {threads} threads: {e}")))
+}
+
+pub fn run(a: &BenchArgs) -> CliResult {
+    let total = match (a.quick, a.duration) {
+        (_, Some(d)) if !(d.is_finite() && d > 0.0) => {
+            return Err(CliError::input(format!(
+                "--duration {d}: must be a positive number of seconds"
+            )))
+        }
+        (_, Some(d)) => d,
+        (true, None) => 2.0,
+        (false, None) => 12.0,
+    };
+    let max_threads = match a.max_threads {
+        Some(0) => return Err(CliError::input("--max-threads 0: must be at least 1")),
+        Some(t) => t,
+        None => cores(),
+    };
+    let choice = backend::choose()?;
+    let features = backend::cpu_features();
+    let work = workloads(a.quick);
+    let pools = (1..=max_threads)
+        .map(pool)
+        .collect::<CliResult<Vec<ThreadPool>>>()?;
+    let rows: usize = work
+        .iter()
+        .map(|w| {
+            1 + max_threads
+                * if w.per_backend {
+                    choice.available.len()
+                } else {
+                    1
+                }
+        })
+        .sum();
+    let slice = Duration::from_secs_f64((total / rows as f64).max(0.01));
+
+    eprintln!(
+        "starkbatch bench: cpu {} ({}); backends {}; chosen {} ({}); threads 1..={}; {:.1} s",
+        std::env::consts::ARCH,
+        join_or_none(&features),
+        names(&choice.available),
+        choice.chosen.name(),
+        choice.reason,
+        max_threads,
+        total
+    );
+    let bar = if total > 1.0 && std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(rows as u64);
+        b.set_style(
+            ProgressStyle::with_template("{msg:32} [{bar:30}] {pos}/{len} ({eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        Some(b)
+    } else {
+        None
+    };
+
+    let mut results: Vec<Measurement> = Vec::new();
+    for w in &work {
+        if let Some(b) = &bar {
+            b.set_message(format!("{} scalar", w.name));
+        }
+        let (reference, calls, secs) = pools[0].install(|| measure(&*w.scalar, slice));
+        let scalar_rate = (calls as f64 * w.items as f64) / secs;
+        results.push(Measurement {
+            workload: w.name,
+            unit: w.unit,
+            path: "scalar",
+            backend: "scalar".into(),
+            threads: 1,
+            items: calls * w.items as u64,
+            seconds: secs,
+            per_second: scalar_rate,
+            speedup: 1.0,
+        });
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+        let backends: Vec<(Backend, &str)> = if w.per_backend {
+            choice.available.iter().map(|b| (*b, b.name())).collect()
+        } else {
+            vec![(choice.chosen, "default")]
+        };
+        for &(be, be_name) in &backends {
+            for (i, p) in pools.iter().enumerate() {
+                if let Some(b) = &bar {
+                    b.set_message(format!("{} {} {}t", w.name, be_name, i + 1));
+                }
+                let f = || (w.batch)(be);
+                let (check, calls, secs) = p.install(|| measure(&f, slice));
+                if check != reference {
+                    return Err(CliError::failure(format!(
+                        "internal error: {} on backend {be_name} with {} threads gave {check}, the scalar path {reference}",
+                        w.name,
+                        i + 1
+                    )));
+                }
+                let rate = (calls as f64 * w.items as f64) / secs;
+                results.push(Measurement {
+                    workload: w.name,
+                    unit: w.unit,
+                    path: "batch",
+                    backend: be_name.to_string(),
+                    threads: i + 1,
+                    items: calls * w.items as u64,
+                    seconds: secs,
+                    per_second: rate,
+                    speedup: rate / scalar_rate,
+                });
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+
+    print_table(&results).map_err(|e| CliError::write("<stdout>", e))?;
+    if let Some(path) = &a.json {
+        let doc = json!({
+            "starkbatch": env!("CARGO_PKG_VERSION"),
+            "arch": std::env::consts::ARCH,
+            "cpu_features": features,
+            "cores": cores(),
+            "backends_available": choice.available.iter().map(|b| b.name()).collect::<Vec<_>>(),
+            "backend_chosen": choice.chosen.name(),
+            "backend_reason": choice.reason,
+            "quick": a.quick,
+            "duration_s": total,
+            "slice_s": slice.as_secs_f64(),
+            "results": results.iter().map(|m| json!({
+                "workload": m.workload,
+                "unit": m.unit,
+                "path": m.path,
+                "backend": m.backend,
+                "threads": m.threads,
+                "items": m.items,
+                "seconds": m.seconds,
+                "per_second": m.per_second,
+                "speedup_vs_scalar": m.speedup,
+            })).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&doc)
+            .map_err(|e| CliError::failure(format!("cannot encode JSON: {e}")))?;
+        write_file(path, &text)?;
+    }
+    if let Some(path) = &a.plot {
+        write_file(path, &plot::svg(&results, choice.chosen.name(), &features))?;
+    }
+    Ok(())
+}
+
+fn names(b: &[Backend]) -> String {
+    b.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+}
+
+fn write_file(path: &std::path::Path, text: &str) -> CliResult {
+    let mut out = crate::output::Output::create(Some(path))?;
+    out.line(text.trim_end())?;
+    out.finish()
+}
+
+/// `12.3 M` style numbers.
+pub fn si(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2} G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.2} k", x / 1e3)
+    } else {
+        format!("{x:.1} ")
+    }
+}
+
+fn print_table(results: &[Measurement]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    writeln!(
+        o,
+        "{:<18} {:<9} {:<10} {:>7} {:>16} {:>9}",
+        "workload", "path", "backend", "threads", "per second", "speed-up"
+    )?;
+    for m in results {
+        writeln!(
+            o,
+            "{:<18} {:<9} {:<10} {:>7} {:>16} {:>8.2}x",
+            m.workload,
+            m.path,
+            m.backend,
+            m.threads,
+            format!("{}{}", si(m.per_second), m.unit),
+            m.speedup
+        )?;
+    }
+    o.flush()
+}
