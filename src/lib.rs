@@ -36,7 +36,3 @@ pub use pedersen::{
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
-mod backend;
-pub mod batch;
-pub use backend::{Backend, BackendError, BACKEND_ENV};
-pub use batch::*;
