@@ -3,7 +3,27 @@
 //! A SIMD-accelerated batch hashing engine for Starknet's field,
 //! p = 2^251 + 17·2^192 + 1, with the scalar surface that users of `starknet-crypto` know.
 //!
-//! This crate is being built; see README.md for what exists today.
+//! - **Scalar functions** with the names and outputs of `starknet-crypto`: [`Felt`],
+//!   [`poseidon_hash`] and friends, [`pedersen_hash`], [`get_public_key`], [`sign`], [`verify`],
+//!   [`recover`], [`rfc6979_generate_k`], the [`curve`] types, and [`class_hash`].
+//! - **Batch functions** ([`batch`]): many independent hashes side by side in SIMD lanes
+//!   (AVX2 or NEON, chosen once at run time by [`Backend`], with a portable fallback giving
+//!   bit-identical results), plus `_par` variants that split the work over rayon.
+//! - **Bulk structures** built on the batch engine: binary Merkle trees ([`merkle`]) and
+//!   Starknet's Patricia-Merkle state tries and commitments ([`state`]), generic over the
+//!   [`PairHash`] ([`Poseidon`] or [`Pedersen`]).
+//!
+//! ```
+//! use starkbatch::{poseidon_hash, poseidon_hash_batch, Felt};
+//!
+//! let pairs: Vec<[Felt; 2]> = (0..100u64).map(|i| [Felt::from(i), Felt::TWO]).collect();
+//! let mut out = vec![Felt::ZERO; pairs.len()];
+//! poseidon_hash_batch(&pairs, &mut out);
+//! assert_eq!(out[42], poseidon_hash(Felt::from(42u64), Felt::TWO));
+//! ```
+//!
+//! The design is described in the crate's `docs/` folder (field arithmetic, backends, batching,
+//! scaling, benchmarks).
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -36,3 +56,8 @@ pub use pedersen::{
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };
+
+// README.md's Rust examples run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
