@@ -2,6 +2,8 @@
 //! starknet-core (`SierraClass`, `FlattenedSierraClass`, `CompiledClass`), the ABI string/array
 //! equivalence, and every error path.
 
+mod common;
+
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use starkbatch::class_hash::{
@@ -10,20 +12,10 @@ use starkbatch::class_hash::{
 use starkbatch::{Felt, FeltError};
 use starknet_core::types::contract::{CompiledClass, SierraClass};
 use starknet_core::types::{EntryPointsByType, FlattenedSierraClass, SierraEntryPoint};
-use std::path::PathBuf;
 
-/// `shared/data/classes/NAME`: beside the checkout (CI) or at /work/shared (worktrees).
+/// `shared/data/classes/NAME`.
 fn class_file(name: &str) -> String {
-    let manifest = env!("CARGO_MANIFEST_DIR");
-    for base in [
-        PathBuf::from(manifest).join("../shared/data/classes"),
-        PathBuf::from("/work/shared/data/classes"),
-    ] {
-        if let Ok(s) = std::fs::read_to_string(base.join(name)) {
-            return s;
-        }
-    }
-    panic!("cannot find shared/data/classes/{name}");
+    common::read_shared(&format!("data/classes/{name}"))
 }
 
 fn felt(s: &str) -> Felt {

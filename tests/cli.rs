@@ -3,6 +3,8 @@
 //! Every result is compared with the library function it must equal (never a hard-coded
 //! hash, except the published class hashes of `shared/data/classes/erc20.hashes.json`).
 
+mod common;
+
 use starkbatch::hash::PairHash;
 use starkbatch::merkle::{self, MerkleProof};
 use starkbatch::{
@@ -134,14 +136,7 @@ fn entries(dir: &Path) -> Vec<String> {
 }
 
 fn shared_data(rel: &str) -> PathBuf {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel);
-    if here.exists() {
-        here
-    } else {
-        Path::new("/work/shared/data").join(rel)
-    }
+    common::shared_path(&format!("data/{rel}"))
 }
 
 #[test]

@@ -2,11 +2,12 @@
 //! differential tests against starknet-crypto 0.8, pathfinder-crypto 0.24 and num-bigint.
 #![allow(dead_code)]
 
+mod common;
+
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use serde_json::Value;
 use starkbatch::{rfc6979_generate_k, Felt, Scalar};
-use std::path::PathBuf;
 
 type SnFelt = starknet_crypto::Felt;
 
@@ -45,21 +46,9 @@ fn from_big(b: &BigUint) -> Felt {
     Felt::from_bytes_be(&out).unwrap()
 }
 
-/// official.json, found beside the checkout (CI) or in /work/shared (worktrees).
+/// official.json (see tests/common).
 fn official() -> Value {
-    let candidates = [
-        PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/vectors/official.json"
-        )),
-        PathBuf::from("/work/shared/data/vectors/official.json"),
-    ];
-    for c in candidates {
-        if let Ok(text) = std::fs::read_to_string(&c) {
-            return serde_json::from_str(&text).unwrap();
-        }
-    }
-    panic!("official.json not found beside the checkout nor in /work/shared");
+    common::official()
 }
 
 fn field_of(v: &Value, key: &str) -> Felt {

@@ -1,27 +1,16 @@
 //! Pedersen hash: published vectors (spec and official.json) and differential tests against
 //! starknet-crypto 0.8 and pathfinder-crypto 0.24 on random and edge inputs.
 
+mod common;
+
 use proptest::prelude::*;
 use starkbatch::{
     pedersen_hash, pedersen_hash_array, pedersen_hash_batch, pedersen_hash_batch_par, Felt,
     PairHash, Pedersen, PedersenHasher,
 };
 
-fn shared_file(rel: &str) -> std::path::PathBuf {
-    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(rel);
-    if beside.exists() {
-        beside
-    } else {
-        std::path::Path::new("/work/shared").join(rel)
-    }
-}
-
 fn official() -> serde_json::Value {
-    let path = shared_file("data/vectors/official.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_json::from_str(&text).unwrap()
+    common::official()
 }
 
 fn hex(s: &str) -> Felt {

@@ -1,6 +1,8 @@
 //! Poseidon: published vectors (spec/starknet.md, official.json) and differential tests
 //! against starknet-crypto 0.8 and pathfinder-crypto 0.24 on random and edge inputs.
 
+mod common;
+
 use pathfinder_crypto::MontFelt as PfFelt;
 use proptest::prelude::*;
 use starkbatch::{
@@ -30,21 +32,8 @@ fn from_pf(x: &PfFelt) -> Felt {
 }
 
 /// The path of a file under `shared/`: beside the crate (CI, main checkout) or /work/shared.
-fn shared(rel: &str) -> std::path::PathBuf {
-    let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(rel);
-    if beside.exists() {
-        beside
-    } else {
-        std::path::Path::new("/work/shared").join(rel)
-    }
-}
-
 fn official() -> serde_json::Value {
-    let path = shared("data/vectors/official.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_json::from_str(&text).unwrap()
+    common::official()
 }
 
 fn hex_list(v: &serde_json::Value) -> Vec<Felt> {
