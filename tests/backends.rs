@@ -349,7 +349,7 @@ fn backend_names_and_errors() {
     assert_eq!(Backend::portable().name(), "portable");
     assert_eq!(Backend::from_name("portable"), Ok(Backend::portable()));
     assert!(Backend::from_name("sse9").is_err());
-    for name in ["avx2", "neon"] {
+    for name in ["avx2", "avx512ifma", "neon"] {
         let available = Backend::available().iter().any(|b| b.name() == name);
         assert_eq!(Backend::from_name(name).is_ok(), available, "{name}");
         if !available {
@@ -358,7 +358,10 @@ fn backend_names_and_errors() {
         }
     }
     assert_eq!(*Backend::available().last().unwrap(), Backend::portable());
-    assert!(Backend::available().iter().all(|b| b.lanes() == 4));
+    for b in Backend::available() {
+        let want = if b.name() == "avx512ifma" { 8 } else { 4 };
+        assert_eq!(b.lanes(), want, "{b}");
+    }
 }
 
 #[test]
