@@ -428,7 +428,7 @@ mod tests {
         }
         fn felt(&mut self) -> Felt {
             let e = edge_values();
-            if self.next() % 4 == 0 {
+            if self.next().is_multiple_of(4) {
                 return e[(self.next() % e.len() as u64) as usize];
             }
             let mut b = [0u8; 32];
