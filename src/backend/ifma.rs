@@ -22,7 +22,7 @@
 //! `m_k = -col mod 2^52`, the carry is `ceil(col/2^52) = (col + 2^52 - 1) >> 52` (independent
 //! of `m_k`, so the two run in parallel), and `m_k·p` adds `m_k` to column `k` (absorbed in the
 //! carry), `m_k·17·2^36` and `m_k·2^43` to columns `k+3`, `k+4` (four IFMA with constant
-//! operands; `m_k < 2^52` is an exact IFMA input). Columns 5..=9 with a carry ripple are the
+//! operands; the lane holds `-col` unmasked, since IFMA reads only its low 52 bits, `m_k`). Columns 5..=9 with a carry ripple are the
 //! result `(a·b + M·p)/2^260` with `M < 2^260`, so it is below `a·b/2^260 + p`; for inputs
 //! satisfying `I` that is `< 2^246 + p < 2^251.1`: limbs 0..=3 below 2^52, limb 4 below 2^43.1
 //! (`I` holds). A product is 50 IFMA plus 20 for the reduction, a square 30 plus 20.
@@ -219,8 +219,9 @@ fn reduce(mut c: [V; 10]) -> [V; 5] {
     for k in 0..5 {
         let col = add(c[k], carry);
         // m = -col mod 2^52; col + m is a multiple of 2^52, and (col + m)/2^52 =
-        // ceil(col/2^52) = (col + 2^52 - 1) >> 52.
-        let m = and(sub(zero, col), m52);
+        // ceil(col/2^52) = (col + 2^52 - 1) >> 52. `m` is used only as an IFMA multiplier,
+        // which reads the low 52 bits of each lane, so the lane holds `-col` unmasked.
+        let m = sub(zero, col);
         carry = shr::<52>(add(col, m52));
         c[k + 3] = madd_lo(c[k + 3], m, p3);
         c[k + 4] = madd_hi(c[k + 4], m, p3);
