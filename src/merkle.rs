@@ -275,7 +275,7 @@ pub fn verify_proof<H: PairHash>(
     while n > 1 {
         if i ^ 1 < n {
             let Some(s) = sibs.next() else { return false };
-            node = if i % 2 == 0 {
+            node = if i.is_multiple_of(2) {
                 H::hash(&node, s)
             } else {
                 H::hash(s, &node)

@@ -109,7 +109,7 @@ fn values(n: usize) -> Vec<Felt> {
 /// Alternates hex and decimal spellings (decimal through the big-integer-free route of the
 /// library's own parser: Display is hex, so decimal is produced by num-bigint).
 fn spell(f: &Felt, i: usize) -> String {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         f.to_string()
     } else {
         num_bigint::BigUint::from_bytes_be(&f.to_bytes_be()).to_string()

@@ -6,7 +6,8 @@
 //!    [`portable`] (a plain `[u64; 4]`, every host), `avx2` (`__m256i`, x86-64) and `neon`
 //!    (two `uint64x2_t`, aarch64).
 //! 2. [`packed`]: one generic 9×28-bit Montgomery field over any lane type, implementing
-//!    [`PackedFelt`](crate::PackedFelt) with four lanes.
+//!    [`PackedFelt`](crate::PackedFelt) with four lanes; and `ifma` (x86-64): a 5×52-bit
+//!    Montgomery field on AVX-512 IFMA with eight lanes, one `__m512i` per limb.
 //! 3. Algorithms generic over `PackedFelt` (the Hades permutation in `crate::poseidon`, the
 //!    batch drivers in `crate::batch`).
 //! 4. Entry points: one function per batch operation and backend, the SIMD ones
@@ -21,13 +22,15 @@ pub(crate) mod portable;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ifma;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
 
 use std::fmt;
 use std::sync::OnceLock;
 
-/// The environment variable that forces a backend: `portable`, `avx2` or `neon`.
+/// The environment variable that forces a backend: `portable`, `avx2`, `avx512ifma` or `neon`.
 pub const BACKEND_ENV: &str = "STARKBATCH_BACKEND";
 
 /// Which implementation of the lane primitives runs the batch functions.
@@ -53,6 +56,8 @@ pub(crate) enum Kind {
     Portable,
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512Ifma,
     #[cfg(target_arch = "aarch64")]
     Neon,
 }
@@ -60,7 +65,7 @@ pub(crate) enum Kind {
 /// Why a requested backend cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BackendError {
-    /// The name is not one of `portable`, `avx2`, `neon`.
+    /// The name is not one of `portable`, `avx2`, `avx512ifma`, `neon`.
     Unknown(String),
     /// The backend exists but this CPU (or this build's target) does not support it.
     Unavailable(&'static str),
@@ -71,7 +76,7 @@ impl fmt::Display for BackendError {
         match self {
             BackendError::Unknown(n) => write!(
                 f,
-                "unknown starkbatch backend {n:?} (expected one of: portable, avx2, neon)"
+                "unknown starkbatch backend {n:?} (expected one of: portable, avx2, avx512ifma, neon)"
             ),
             BackendError::Unavailable(n) => write!(
                 f,
@@ -105,6 +110,13 @@ fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
+/// AVX-512 F and IFMA: everything the `avx512ifma` backend's entry points enable.
+#[cfg(target_arch = "x86_64")]
+fn has_avx512ifma() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512ifma")
+}
+
 #[cfg(target_arch = "aarch64")]
 fn has_neon() -> bool {
     std::arch::is_aarch64_feature_detected!("neon")
@@ -122,6 +134,10 @@ impl Backend {
         static BEST: OnceLock<Backend> = OnceLock::new();
         *BEST.get_or_init(|| {
             #[cfg(target_arch = "x86_64")]
+            if has_avx512ifma() {
+                return Backend(Kind::Avx512Ifma);
+            }
+            #[cfg(target_arch = "x86_64")]
             if has_avx2() {
                 return Backend(Kind::Avx2);
             }
@@ -137,6 +153,10 @@ impl Backend {
     pub fn available() -> Vec<Backend> {
         let mut v = Vec::new();
         #[cfg(target_arch = "x86_64")]
+        if has_avx512ifma() {
+            v.push(Backend(Kind::Avx512Ifma));
+        }
+        #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             v.push(Backend(Kind::Avx2));
         }
@@ -148,7 +168,8 @@ impl Backend {
         v
     }
 
-    /// The backend with this name (`portable`, `avx2` or `neon`), if this CPU supports it.
+    /// The backend with this name (`portable`, `avx2`, `avx512ifma` or `neon`), if this CPU
+    /// supports it.
     ///
     /// # Errors
     /// [`BackendError::Unknown`] for another name, [`BackendError::Unavailable`] when the
@@ -157,6 +178,7 @@ impl Backend {
         let wanted = match name.trim() {
             "portable" => return Ok(Backend::portable()),
             "avx2" => "avx2",
+            "avx512ifma" => "avx512ifma",
             "neon" => "neon",
             other => return Err(BackendError::Unknown(other.to_string())),
         };
@@ -193,20 +215,27 @@ impl Backend {
         }
     }
 
-    /// The backend's name: `portable`, `avx2` or `neon`.
+    /// The backend's name: `portable`, `avx2`, `avx512ifma` or `neon`.
     pub const fn name(&self) -> &'static str {
         match self.0 {
             Kind::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Ifma => "avx512ifma",
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => "neon",
         }
     }
 
-    /// How many field elements one operation processes side by side (4 for every backend
-    /// today: one per 64-bit lane of a 256-bit vector, or of a pair of 128-bit NEON vectors).
+    /// How many field elements one operation processes side by side: 8 for `avx512ifma`
+    /// (one per 64-bit lane of a 512-bit vector), 4 for the others (one per 64-bit lane of a
+    /// 256-bit vector, of a pair of 128-bit NEON vectors, or four scalar elements).
     pub const fn lanes(&self) -> usize {
-        4
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Ifma => 8,
+            _ => 4,
+        }
     }
 }

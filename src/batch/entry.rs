@@ -97,6 +97,31 @@ entry_points!(
     crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>,
     super::PACKED
 );
+/// The round constants and small constants in the 5×52-bit form of the IFMA backend.
+#[cfg(target_arch = "x86_64")]
+pub(crate) static IFMA: Prepared<crate::backend::ifma::IfmaConstant> = {
+    use crate::backend::ifma::prepare_const;
+    Prepared {
+        rc: {
+            let mut rc = [prepare_const(Felt::ZERO); N_CONSTANTS];
+            let mut i = 0;
+            while i < N_CONSTANTS {
+                rc[i] = prepare_const(COMPRESSED_ROUND_CONSTANTS[i]);
+                i += 1;
+            }
+            rc
+        },
+        one: prepare_const(Felt::ONE),
+        two: prepare_const(Felt::TWO),
+    }
+};
+#[cfg(target_arch = "x86_64")]
+entry_points!(
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    avx512ifma,
+    crate::backend::ifma::Ifma,
+    super::IFMA
+);
 #[cfg(target_arch = "aarch64")]
 entry_points!(
     #[target_feature(enable = "neon")]

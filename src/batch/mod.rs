@@ -42,6 +42,11 @@ macro_rules! dispatch {
             // SAFETY: a Backend with Kind::Avx2 is only created after
             // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
             Kind::Avx2 => unsafe { entry::avx2::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a Backend with Kind::Avx512Ifma is only created after
+            // is_x86_feature_detected! returned true for "avx512f" and "avx512ifma"
+            // (backend/mod.rs), the features its entry points enable.
+            Kind::Avx512Ifma => unsafe { entry::avx512ifma::$f($($arg),*) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after
             // is_aarch64_feature_detected!("neon") returned true (backend/mod.rs).

@@ -1,0 +1,667 @@
+//! [`Ifma`]: eight field elements in five 52-bit limbs, one `__m512i` per limb, multiplied with
+//! AVX-512 IFMA (`vpmadd52luq` / `vpmadd52huq`), implementing [`PackedFelt`] with `LANES = 8`.
+//!
+//! # Representation
+//! Lane `k` of limb vector `i` holds limb `x_i` of element `k`; the element is
+//! `x = Σ x_i·2^(52·i)` (five limbs, 260 bits), congruent modulo p to `a·R` where `a` is the
+//! field element and `R = 2^260` (Montgomery form, five 52-bit reduction steps). In radix 2^52,
+//! `p = 2^251 + 17·2^192 + 1 = [1, 0, 0, 17·2^36, 2^43]` and `-p^-1 ≡ -1 (mod 2^52)`.
+//!
+//! # Invariant `I` (holds for every value handed out by this module)
+//! Limbs 0..=3 are in `[0, 2^52)` and limb 4 is in `[0, 2^45)`; hence `x < 2^253`.
+//! IFMA multiplies only the low 52 bits of each lane, so a limb must be below 2^52 whenever
+//! it enters a product: unlike the 9×28-bit form there is no headroom in the multiplier
+//! inputs, which is why every addition-type operation ends with a full carry ripple.
+//!
+//! # Multiplication (product scanning, reduction folded in)
+//! The 25 limb products `a_i·b_j < 2^104` are split by IFMA into a low half (bits 0..52, added
+//! to column `i+j`) and a high half (bits 52..104, added to column `i+j+1`); low and high
+//! halves accumulate in separate registers (two dependency chains per column, at most five
+//! deep). A column holds at most 10 halves below 2^52, at most 4 reduction halves and a carry
+//! below 16: below 2^56, far inside a 64-bit lane. For `k = 0..5`, with `col = c_k + carry`:
+//! `m_k = -col mod 2^52`, the carry is `ceil(col/2^52) = (col + 2^52 - 1) >> 52` (independent
+//! of `m_k`, so the two run in parallel), and `m_k·p` adds `m_k` to column `k` (absorbed in the
+//! carry), `m_k·17·2^36` and `m_k·2^43` to columns `k+3`, `k+4` (four IFMA with constant
+//! operands; the lane holds `-col` unmasked, since IFMA reads only its low 52 bits, `m_k`). Columns 5..=9 with a carry ripple are the
+//! result `(a·b + M·p)/2^260` with `M < 2^260`, so it is below `a·b/2^260 + p`; for inputs
+//! satisfying `I` that is `< 2^246 + p < 2^251.1`: limbs 0..=3 below 2^52, limb 4 below 2^43.1
+//! (`I` holds). A product is 50 IFMA plus 20 for the reduction, a square 30 plus 20.
+//!
+//! # Addition, subtraction, doubling: lane-wise, then [`normalize`]
+//! AVX-512 has a 64-bit arithmetic shift (`vpsraq`), so limbs may go negative in between:
+//! `a - b` is a plain lane-wise difference. [`normalize`] takes limbs 0..=3 in
+//! `(-2^53, 2^54)` and limb 4 in `(-2^46, 2^46)` (true for the sum, difference or double of
+//! values satisfying `I`), and:
+//! 1. folds the top: `h = x_4 >> 43` (arithmetic, so `h ∈ [-8, 8)`), `x_4 = (x_4 mod 2^43)`,
+//!    and since `2^251 ≡ -(17·2^192 + 1)` it adds `(1 - h)·(17·2^192 + 1)` and `2^251`, i.e.
+//!    the value becomes `x + (1 - h)·p ≡ x`. The extra `+p` keeps it positive:
+//!    it lies in `(2^251 - 2^209.1, 2^252 + 2^210.1)`.
+//! 2. ripples the carries from limb 0 to limb 4 with arithmetic shifts (`c = x_i >> 52`,
+//!    `x_i &= 2^52 - 1`, `x_{i+1} += c`), which leaves limbs 0..=3 in `[0, 2^52)` and limb 4
+//!    equal to `floor(value/2^208) < 2^44.1`: `I` holds.
+//!
+//! # Conversion
+//! A `Felt` holds `a·2^256` in four 64-bit words; loading splits the words into 52-bit limbs
+//! (the top limb is below 2^44 since the value is below p) and multiplies by the constant
+//! `2^264 mod p` (`a·2^256·2^264/2^260 = a·2^260`). Storing multiplies by `2^256 mod p`; the
+//! product is below `2^245 + p < 2p`, and one conditional subtraction per lane makes it
+//! canonical.
+//!
+//! # Safety
+//! Every intrinsic below requires AVX-512F and, for the multiply-accumulates, AVX-512 IFMA.
+//! [`Ifma`] is crate-private and its values are only created inside the
+//! `#[target_feature(enable = "avx512f,avx512ifma")]` entry points of `crate::batch`, which are
+//! only called after [`crate::Backend`] confirmed both features at run time (and in unit tests
+//! guarded by the same detection). Whenever a function of this module runs, the CPU has both:
+//! that is the invariant each `// SAFETY:` comment refers to.
+
+// Limb code indexes several arrays in step; index loops say that most plainly.
+#![allow(clippy::needless_range_loop)]
+
+use core::arch::x86_64::*;
+
+use crate::field::mont;
+use crate::field::{Felt, PackedFelt};
+
+/// 52-bit limb mask.
+const M52: u64 = (1 << 52) - 1;
+/// 43-bit mask: the top limb's bits below 2^251.
+const M43: u64 = (1 << 43) - 1;
+/// Limb 3 of p in radix 2^52 (`17·2^192 = 17·2^36·2^156`).
+const P3: u64 = 17 << 36;
+/// Limb 4 of p in radix 2^52 (`2^251 = 2^43·2^208`).
+const P4: u64 = 1 << 43;
+/// Bound of limbs 0..=3 under invariant `I` (exclusive).
+#[cfg(test)]
+const LIMB_BOUND: u64 = 1 << 52;
+/// Bound of limb 4 under invariant `I` (exclusive).
+#[cfg(test)]
+const TOP_BOUND: u64 = 1 << 45;
+
+/// Splits a value below 2^256 (four little-endian u64) into five 52-bit limbs (the top limb
+/// takes bits 208..256).
+const fn split(x: [u64; 4]) -> [u64; 5] {
+    [
+        x[0] & M52,
+        ((x[0] >> 52) | (x[1] << 12)) & M52,
+        ((x[1] >> 40) | (x[2] << 24)) & M52,
+        ((x[2] >> 28) | (x[3] << 36)) & M52,
+        x[3] >> 16,
+    ]
+}
+
+/// `2^264 mod p` as limbs: multiplying a Felt's Montgomery words (`a·2^256`) by it gives
+/// `a·2^260`, this module's form.
+const TO_LANE: [u64; 5] = split(Felt::from_u64_const(1 << 8).to_montgomery_limbs());
+/// `2^256 mod p` as limbs: multiplying `a·2^260` by it gives `a·2^256`, the Felt form.
+const FROM_LANE: [u64; 5] = split(mont::R);
+
+// Compile-time checks of the facts the code relies on.
+const _: () = {
+    // p in radix 2^52 is [1, 0, 0, P3, P4].
+    let p = split(mont::P);
+    assert!(p[0] == 1 && p[1] == 0 && p[2] == 0 && p[3] == P3 && p[4] == P4);
+    // Canonical values have a top limb below 2^44 (so `I` holds right after a split).
+    assert!(p[4] < 1 << 44);
+};
+
+/// A prepared constant: its limbs `a·2^260 mod p`, canonical (so `I` holds).
+#[derive(Clone, Copy, Debug)]
+pub struct IfmaConstant {
+    limbs: [u64; 5],
+}
+
+/// Prepares a constant at compile time or at run time.
+pub(crate) const fn prepare_const(c: Felt) -> IfmaConstant {
+    // c holds a·2^256; Montgomery-multiplying by 2^260 mod p (= Felt 2^4's words) gives
+    // a·2^260 mod p, canonical.
+    let v = mont::mul(
+        c.to_montgomery_limbs(),
+        Felt::from_u64_const(1 << 4).to_montgomery_limbs(),
+    );
+    IfmaConstant { limbs: split(v) }
+}
+
+// ---- thin wrappers over the intrinsics (each `unsafe` block is justified by the module's
+// safety invariant: AVX-512F and IFMA are present whenever this code runs) ----
+
+type V = __m512i;
+
+#[inline(always)]
+fn splat(x: u64) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_set1_epi64(x as i64) }
+}
+#[inline(always)]
+fn add(a: V, b: V) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_add_epi64(a, b) }
+}
+#[inline(always)]
+fn sub(a: V, b: V) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_sub_epi64(a, b) }
+}
+#[inline(always)]
+fn and(a: V, b: V) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_and_si512(a, b) }
+}
+#[inline(always)]
+fn or(a: V, b: V) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_or_si512(a, b) }
+}
+#[inline(always)]
+fn shl<const N: u32>(a: V) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_slli_epi64::<N>(a) }
+}
+#[inline(always)]
+fn shr<const N: u32>(a: V) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_srli_epi64::<N>(a) }
+}
+/// Arithmetic (sign-extending) shift right.
+#[inline(always)]
+fn sra<const N: u32>(a: V) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_srai_epi64::<N>(a) }
+}
+/// `acc + ((b mod 2^52)·(c mod 2^52) mod 2^52)` per lane.
+#[inline(always)]
+fn madd_lo(acc: V, b: V, c: V) -> V {
+    // SAFETY: AVX-512 IFMA present (module docs).
+    unsafe { _mm512_madd52lo_epu64(acc, b, c) }
+}
+/// `acc + floor((b mod 2^52)·(c mod 2^52) / 2^52)` per lane.
+#[inline(always)]
+fn madd_hi(acc: V, b: V, c: V) -> V {
+    // SAFETY: AVX-512 IFMA present (module docs).
+    unsafe { _mm512_madd52hi_epu64(acc, b, c) }
+}
+#[inline(always)]
+fn load8(a: &[u64; 8]) -> V {
+    // SAFETY: AVX-512F present (module docs); `a` is 64 readable bytes and loadu has no
+    // alignment requirement.
+    unsafe { _mm512_loadu_si512(a.as_ptr() as *const V) }
+}
+#[inline(always)]
+fn store8(x: V) -> [u64; 8] {
+    let mut a = [0u64; 8];
+    // SAFETY: AVX-512F present (module docs); `a` is 64 writable bytes and storeu has no
+    // alignment requirement.
+    unsafe { _mm512_storeu_si512(a.as_mut_ptr() as *mut V, x) };
+    a
+}
+
+#[inline(always)]
+fn splat5(c: &[u64; 5]) -> [V; 5] {
+    [
+        splat(c[0]),
+        splat(c[1]),
+        splat(c[2]),
+        splat(c[3]),
+        splat(c[4]),
+    ]
+}
+
+/// Montgomery reduction of the ten product columns `c` (module docs): returns
+/// `Σ c_k·2^(52 k) / 2^260 + (multiple of p)/2^260` with limbs 0..=3 below 2^52.
+/// Precondition: every column below 2^56 after the reduction terms are added.
+#[inline(always)]
+fn reduce(mut c: [V; 10]) -> [V; 5] {
+    let m52 = splat(M52);
+    let p3 = splat(P3);
+    let p4 = splat(P4);
+    let zero = splat(0);
+    let mut carry = zero;
+    for k in 0..5 {
+        let col = add(c[k], carry);
+        // m = -col mod 2^52; col + m is a multiple of 2^52, and (col + m)/2^52 =
+        // ceil(col/2^52) = (col + 2^52 - 1) >> 52. `m` is used only as an IFMA multiplier,
+        // which reads the low 52 bits of each lane, so the lane holds `-col` unmasked.
+        let m = sub(zero, col);
+        carry = shr::<52>(add(col, m52));
+        c[k + 3] = madd_lo(c[k + 3], m, p3);
+        c[k + 4] = madd_hi(c[k + 4], m, p3);
+        c[k + 4] = madd_lo(c[k + 4], m, p4);
+        c[k + 5] = madd_hi(c[k + 5], m, p4);
+    }
+    let mut r = [zero; 5];
+    for k in 0..4 {
+        let col = add(c[k + 5], carry);
+        r[k] = and(col, m52);
+        carry = shr::<52>(col);
+    }
+    r[4] = add(c[9], carry);
+    r
+}
+
+/// The Montgomery product `a·b/2^260` (module docs). Inputs satisfy `I`; so does the output
+/// (it is below `2^251.1`).
+#[inline(always)]
+fn mont_mul(a: &[V; 5], b: &[V; 5]) -> [V; 5] {
+    let zero = splat(0);
+    let mut lo = [zero; 10];
+    let mut hi = [zero; 10];
+    for i in 0..5 {
+        for j in 0..5 {
+            lo[i + j] = madd_lo(lo[i + j], a[i], b[j]);
+            hi[i + j + 1] = madd_hi(hi[i + j + 1], a[i], b[j]);
+        }
+    }
+    let mut c = [zero; 10];
+    for k in 0..10 {
+        c[k] = add(lo[k], hi[k]);
+    }
+    reduce(c)
+}
+
+/// The Montgomery square `a²/2^260`: the ten cross products once, doubled, plus the five
+/// squares, reduced as in [`mont_mul`]. Same bounds.
+#[inline(always)]
+fn mont_square(a: &[V; 5]) -> [V; 5] {
+    let zero = splat(0);
+    let mut lo = [zero; 10];
+    let mut hi = [zero; 10];
+    for i in 0..5 {
+        for j in i + 1..5 {
+            lo[i + j] = madd_lo(lo[i + j], a[i], a[j]);
+            hi[i + j + 1] = madd_hi(hi[i + j + 1], a[i], a[j]);
+        }
+    }
+    for i in 0..5 {
+        lo[2 * i] = madd_lo(add(lo[2 * i], lo[2 * i]), a[i], a[i]);
+        hi[2 * i + 1] = madd_hi(add(hi[2 * i + 1], hi[2 * i + 1]), a[i], a[i]);
+    }
+    let mut c = [zero; 10];
+    for k in 0..10 {
+        // Columns without a square term are doubled here.
+        c[k] = if k % 2 == 0 {
+            add(lo[k], add(hi[k], hi[k]))
+        } else {
+            add(add(lo[k], lo[k]), hi[k])
+        };
+    }
+    reduce(c)
+}
+
+/// Folds the top limb and ripples the carries (module docs). Precondition: limbs 0..=3 in
+/// `(-2^53, 2^54)`, limb 4 in `(-2^46, 2^46)` (as two's-complement lanes). Output: `I`.
+#[inline(always)]
+fn normalize(mut s: [V; 5]) -> [V; 5] {
+    let m52 = splat(M52);
+    let h = sra::<43>(s[4]);
+    // x_4 mod 2^43, plus 2^43 (the 2^251 of the added p).
+    s[4] = or(and(s[4], splat(M43)), splat(P4));
+    let t = sub(splat(1), h);
+    s[0] = add(s[0], t);
+    // t·17·2^36 = t·2^40 + t·2^36 (wrapping, exact for negative t in two's complement).
+    s[3] = add(s[3], add(shl::<40>(t), shl::<36>(t)));
+    for i in 0..4 {
+        let c = sra::<52>(s[i]);
+        s[i] = and(s[i], m52);
+        s[i + 1] = add(s[i + 1], c);
+    }
+    s
+}
+
+/// Eight field elements, one per 64-bit lane, as five 52-bit limb vectors (module docs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ifma(pub(crate) [V; 5]);
+
+impl PackedFelt for Ifma {
+    const LANES: usize = 8;
+    type Constant = IfmaConstant;
+
+    #[inline(always)]
+    fn prepare(c: Felt) -> IfmaConstant {
+        prepare_const(c)
+    }
+    #[inline(always)]
+    fn constant(c: &IfmaConstant) -> Self {
+        Ifma(splat5(&c.limbs))
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        Ifma([splat(0); 5])
+    }
+    #[inline(always)]
+    fn load(src: &[Felt]) -> Self {
+        assert!(src.len() == 8);
+        // Transpose: word j of element k to lane k of vector j.
+        let mut w = [[0u64; 8]; 4];
+        for k in 0..8 {
+            let l = src[k].to_montgomery_limbs();
+            for j in 0..4 {
+                w[j][k] = l[j];
+            }
+        }
+        let m52 = splat(M52);
+        let (w0, w1, w2, w3) = (load8(&w[0]), load8(&w[1]), load8(&w[2]), load8(&w[3]));
+        let x = [
+            and(w0, m52),
+            and(or(shr::<52>(w0), shl::<12>(w1)), m52),
+            and(or(shr::<40>(w1), shl::<24>(w2)), m52),
+            and(or(shr::<28>(w2), shl::<36>(w3)), m52),
+            shr::<16>(w3),
+        ];
+        // A canonical Felt is below p: its top limb is below 2^44, so `I` holds.
+        Ifma(mont_mul(&x, &splat5(&TO_LANE)))
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [Felt]) {
+        assert!(dst.len() == 8);
+        let y = mont_mul(&self.0, &splat5(&FROM_LANE));
+        // Below 2p < 2^253: limbs 0..=3 below 2^52 and limb 4 below 2^45, so the words are
+        // plain shifts and ors.
+        let w = [
+            store8(or(y[0], shl::<52>(y[1]))),
+            store8(or(shr::<12>(y[1]), shl::<40>(y[2]))),
+            store8(or(shr::<24>(y[2]), shl::<28>(y[3]))),
+            store8(or(shr::<36>(y[3]), shl::<16>(y[4]))),
+        ];
+        for k in 0..8 {
+            dst[k] = Felt(mont::reduce_once([w[0][k], w[1][k], w[2][k], w[3][k]]));
+        }
+    }
+    #[inline(always)]
+    fn add(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..5 {
+            s[i] = add(s[i], rhs.0[i]);
+        }
+        Ifma(normalize(s))
+    }
+    #[inline(always)]
+    fn sub(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..5 {
+            s[i] = sub(s[i], rhs.0[i]);
+        }
+        Ifma(normalize(s))
+    }
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Ifma(mont_mul(&self.0, &rhs.0))
+    }
+    #[inline(always)]
+    fn square(self) -> Self {
+        Ifma(mont_square(&self.0))
+    }
+    #[inline(always)]
+    fn double(self) -> Self {
+        let mut s = self.0;
+        for i in 0..5 {
+            s[i] = add(s[i], s[i]);
+        }
+        Ifma(normalize(s))
+    }
+    #[inline(always)]
+    fn add_constant(self, c: &IfmaConstant) -> Self {
+        let mut s = self.0;
+        for i in 0..5 {
+            s[i] = add(s[i], splat(c.limbs[i]));
+        }
+        Ifma(normalize(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether this CPU can run the tests below (they are skipped otherwise).
+    fn has_ifma() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+    }
+
+    /// A small deterministic generator (xorshift64*), enough for test inputs.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn felt(&mut self) -> Felt {
+            let e = edge_values();
+            if self.next().is_multiple_of(4) {
+                return e[(self.next() % e.len() as u64) as usize];
+            }
+            let mut b = [0u8; 32];
+            for c in b.chunks_mut(8) {
+                c.copy_from_slice(&self.next().to_le_bytes());
+            }
+            Felt::from_bytes_le_reduced(&b)
+        }
+    }
+
+    /// 0, 1, p-1, values near 2^251 and near the 52-bit and 64-bit limb boundaries.
+    fn edge_values() -> Vec<Felt> {
+        let mut v = vec![
+            Felt::ZERO,
+            Felt::ONE,
+            Felt::TWO,
+            Felt::MAX,
+            Felt::MAX - Felt::ONE,
+        ];
+        for e in [
+            43u128, 51, 52, 53, 63, 64, 103, 104, 105, 155, 156, 157, 192, 207, 208, 209, 244, 250,
+            251,
+        ] {
+            let x = Felt::TWO.pow(e);
+            v.extend([x, x - Felt::ONE, x + Felt::ONE, -x]);
+        }
+        v
+    }
+
+    fn load(x: [Felt; 8]) -> Ifma {
+        Ifma::load(&x)
+    }
+
+    fn store(x: Ifma) -> [Felt; 8] {
+        let mut o = [Felt::ZERO; 8];
+        x.store(&mut o);
+        o
+    }
+
+    fn check_invariant(x: &Ifma) {
+        for (i, limb) in x.0.iter().enumerate() {
+            let bound = if i == 4 { TOP_BOUND } else { LIMB_BOUND };
+            for v in store8(*limb) {
+                assert!(v < bound, "limb {i} = {v:#x} breaks the invariant");
+            }
+        }
+    }
+
+    fn felts8(rng: &mut Rng) -> [Felt; 8] {
+        core::array::from_fn(|_| rng.felt())
+    }
+
+    /// Random chains of every operation, compared lane by lane with Felt after every step.
+    fn chains(seed: u64) {
+        let mut rng = Rng(seed);
+        let consts: Vec<Felt> = (0..8).map(|_| rng.felt()).collect();
+        let prepared: Vec<IfmaConstant> = consts.iter().map(|c| prepare_const(*c)).collect();
+        for _ in 0..30 {
+            let mut xs: Vec<[Felt; 8]> = (0..4).map(|_| felts8(&mut rng)).collect();
+            let mut ps: Vec<Ifma> = xs.iter().map(|x| load(*x)).collect();
+            for p in &ps {
+                check_invariant(p);
+            }
+            for _ in 0..300 {
+                let i = (rng.next() % 4) as usize;
+                let j = (rng.next() % 4) as usize;
+                let d = (rng.next() % 4) as usize;
+                let op = rng.next() % 7;
+                let (a, b) = (ps[i], ps[j]);
+                let (fa, fb) = (xs[i], xs[j]);
+                let (r, fr): (Ifma, [Felt; 8]) = match op {
+                    0 => (a.add(b), core::array::from_fn(|k| fa[k] + fb[k])),
+                    1 => (a.sub(b), core::array::from_fn(|k| fa[k] - fb[k])),
+                    2 => (a.mul(b), core::array::from_fn(|k| fa[k] * fb[k])),
+                    3 => (a.square(), core::array::from_fn(|k| fa[k].square())),
+                    4 => (a.double(), core::array::from_fn(|k| fa[k].double())),
+                    5 => {
+                        let c = (rng.next() % 8) as usize;
+                        (
+                            a.add_constant(&prepared[c]),
+                            core::array::from_fn(|k| fa[k] + consts[c]),
+                        )
+                    }
+                    _ => {
+                        let c = (rng.next() % 8) as usize;
+                        (
+                            a.mul(Ifma::constant(&prepared[c])),
+                            core::array::from_fn(|k| fa[k] * consts[c]),
+                        )
+                    }
+                };
+                check_invariant(&r);
+                assert_eq!(store(r), fr, "op {op}");
+                ps[d] = r;
+                xs[d] = fr;
+            }
+        }
+    }
+
+    #[test]
+    fn random_chains_match_felt() {
+        if !has_ifma() {
+            return;
+        }
+        chains(0x1234_5678_9abc_def1);
+        chains(42);
+    }
+
+    #[test]
+    fn long_add_sub_double_chains_match_felt() {
+        // Additions, subtractions and doublings only: the worst case for lazy growth.
+        if !has_ifma() {
+            return;
+        }
+        let mut fa = [
+            Felt::MAX,
+            Felt::MAX - Felt::ONE,
+            Felt::TWO.pow(251),
+            Felt::ONE,
+            Felt::ZERO,
+            Felt::TWO.pow(208) - Felt::ONE,
+            -Felt::TWO.pow(52),
+            Felt::TWO.pow(156),
+        ];
+        let mut a = load(fa);
+        for step in 0..3000 {
+            match step % 4 {
+                0 => {
+                    a = a.double();
+                    fa = fa.map(|x| x.double());
+                }
+                1 => {
+                    a = a.add(a).add(a);
+                    fa = fa.map(|x| x + x + x);
+                }
+                2 => {
+                    a = Ifma::zero().sub(a).sub(a);
+                    fa = fa.map(|x| -x - x);
+                }
+                _ => {
+                    a = a.sub(Ifma::constant(&prepare_const(Felt::MAX)));
+                    fa = fa.map(|x| x - Felt::MAX);
+                }
+            }
+            check_invariant(&a);
+            assert_eq!(store(a), fa, "step {step}");
+        }
+    }
+
+    #[test]
+    fn edge_pairs_match_felt() {
+        if !has_ifma() {
+            return;
+        }
+        let e = edge_values();
+        for chunk in e.chunks(8) {
+            let mut x = [Felt::MAX; 8];
+            x[..chunk.len()].copy_from_slice(chunk);
+            let p = load(x);
+            check_invariant(&p);
+            assert_eq!(store(p), x);
+            // Every rotation of the other chunk, so every pair meets in some lane.
+            for other in e.chunks(8) {
+                for rot in 0..8 {
+                    let y: [Felt; 8] = core::array::from_fn(|k| other[(k + rot) % other.len()]);
+                    let q = load(y);
+                    for (r, want) in [
+                        (p.mul(q), core::array::from_fn(|k| x[k] * y[k])),
+                        (p.sub(q), core::array::from_fn(|k| x[k] - y[k])),
+                        (p.add(q), core::array::from_fn(|k| x[k] + y[k])),
+                        (q.square(), core::array::from_fn(|k| y[k].square())),
+                    ] {
+                        check_invariant(&r);
+                        assert_eq!(store(r), want);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn extreme_limbs_within_the_invariant() {
+        // Values no load produces but `I` allows: every limb at its maximum (x close to
+        // 2^253), through every operation.
+        if !has_ifma() {
+            return;
+        }
+        let max = Ifma([
+            splat(LIMB_BOUND - 1),
+            splat(LIMB_BOUND - 1),
+            splat(LIMB_BOUND - 1),
+            splat(LIMB_BOUND - 1),
+            splat(TOP_BOUND - 1),
+        ]);
+        // The same value as a Felt: Σ limb·2^(52 i), divided by R = 2^260.
+        let limb = Felt::from(LIMB_BOUND - 1);
+        let mut v = Felt::from(TOP_BOUND - 1);
+        for _ in 0..4 {
+            v = v * Felt::TWO.pow(52) + limb;
+        }
+        let fx = v * Felt::TWO.pow(260).inverse().unwrap();
+        let y = load(core::array::from_fn(|k| Felt::from(k as u64) - Felt::ONE));
+        let fy: [Felt; 8] = core::array::from_fn(|k| Felt::from(k as u64) - Felt::ONE);
+        let cases: [(Ifma, [Felt; 8]); 7] = [
+            (max.mul(max), [fx * fx; 8]),
+            (max.square(), [fx * fx; 8]),
+            (max.mul(y), fy.map(|b| fx * b)),
+            (max.add(max), [fx + fx; 8]),
+            (max.double(), [fx.double(); 8]),
+            (Ifma::zero().sub(max), [-fx; 8]),
+            (y.sub(max), fy.map(|b| b - fx)),
+        ];
+        for (r, want) in cases {
+            check_invariant(&r);
+            assert_eq!(store(r), want);
+        }
+        assert_eq!(store(max), [fx; 8]);
+    }
+
+    #[test]
+    fn constants_are_consistent() {
+        // TO_LANE is 2^264 mod p and FROM_LANE is 2^256 mod p, as plain numbers.
+        let value = |l: [u64; 5]| {
+            let mut acc = Felt::ZERO;
+            for x in l.iter().rev() {
+                acc = acc * Felt::TWO.pow(52) + Felt::from(*x);
+            }
+            acc
+        };
+        assert_eq!(value(TO_LANE), Felt::TWO.pow(264));
+        assert_eq!(value(FROM_LANE), Felt::TWO.pow(256));
+        let c = Felt::from(12345u64);
+        assert_eq!(value(prepare_const(c).limbs), c * Felt::TWO.pow(260));
+    }
+}
