@@ -8,8 +8,8 @@
 //!
 //! The implementations for Starknet's two hashes are the unit types [`Poseidon`]
 //! (`poseidon_hash(a, b)`; its batches run on SIMD lanes through [`crate::poseidon_hash_batch`])
-//! and [`Pedersen`] (`pedersen_hash(a, b)`; its batches share one field inversion per 256 hashes
-//! through [`crate::pedersen_hash_batch`]).
+//! and [`Pedersen`] (`pedersen_hash(a, b)`; its batches run in lock-step with affine additions sharing one field
+//! inversion per step through [`crate::pedersen_hash_batch`]).
 
 use crate::Felt;
 use rayon::prelude::*;
@@ -109,7 +109,7 @@ impl PairHash for Pedersen {
         crate::pedersen_hash(a, b)
     }
 
-    /// One shared field inversion per 256 hashes: [`crate::pedersen_hash_batch`].
+    /// Batch-affine lock-step additions: [`crate::pedersen_hash_batch`].
     fn hash_batch(pairs: &[[Felt; 2]], out: &mut [Felt]) {
         crate::pedersen_hash_batch(pairs, out);
     }

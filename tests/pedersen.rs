@@ -276,11 +276,12 @@ fn batch_matches_scalar_on_every_edge_pair() {
 }
 
 #[test]
-fn batch_matches_scalar_for_lengths_0_to_20_and_large() {
-    for n in 0..=20 {
+fn batch_matches_scalar_for_lengths_0_to_40_and_large() {
+    for n in 0..=40 {
         check_batch(&batch_pairs(n, 0x1000 + n as u64));
     }
-    for n in [255, 256, 257, 1000, 1025] {
+    // Around the lock-step chunk (4096) and the parallel split.
+    for n in [255, 256, 257, 1000, 1025, 4095, 4096, 4097, 9000] {
         check_batch(&batch_pairs(n, 0x2000 + n as u64));
     }
 }
