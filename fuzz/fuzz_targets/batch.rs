@@ -4,8 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use starkbatch::{
-    pedersen_hash, pedersen_hash_batch, pedersen_hash_batch_par, poseidon_hash,
-    poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, Backend, Felt,
+    pedersen_hash, pedersen_hash_batch, pedersen_hash_batch_par, poseidon_hash, poseidon_hash_many,
+    poseidon_hash_single, poseidon_permute_comp, Backend, Felt,
 };
 use starkbatch_fuzz::Bytes;
 
@@ -58,8 +58,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         3 => {
-            let mut states: Vec<[Felt; 3]> =
-                (0..n).map(|i| [xs[i], ys[i], zs[i]]).collect();
+            let mut states: Vec<[Felt; 3]> = (0..n).map(|i| [xs[i], ys[i], zs[i]]).collect();
             if par {
                 backend.poseidon_permute_batch_par(&mut states);
             } else {

@@ -15,17 +15,33 @@ fn big(f: &Felt) -> BigUint {
 }
 
 /// `s` after `skip` bytes must be digits of `radix`: the reference result.
-fn reference(s: &str, skip: usize, radix: u32, max_digits: Option<usize>) -> Result<BigUint, FeltError> {
+fn reference(
+    s: &str,
+    skip: usize,
+    radix: u32,
+    max_digits: Option<usize>,
+) -> Result<BigUint, FeltError> {
     let digits = &s[skip..];
     if digits.is_empty() {
         return Err(FeltError::Empty { input: s.into() });
     }
-    if let Some((i, c)) = digits.char_indices().find(|(_, c)| !c.is_digit(radix) || !c.is_ascii()) {
-        return Err(FeltError::InvalidCharacter { input: s.into(), character: c, position: skip + i });
+    if let Some((i, c)) = digits
+        .char_indices()
+        .find(|(_, c)| !c.is_digit(radix) || !c.is_ascii())
+    {
+        return Err(FeltError::InvalidCharacter {
+            input: s.into(),
+            character: c,
+            position: skip + i,
+        });
     }
     if let Some(max) = max_digits {
         if digits.len() > max {
-            return Err(FeltError::TooLong { input: s.into(), digits: digits.len(), max });
+            return Err(FeltError::TooLong {
+                input: s.into(),
+                digits: digits.len(),
+                max,
+            });
         }
     }
     let v = BigUint::parse_bytes(digits.as_bytes(), radix).expect("digits checked");
@@ -47,11 +63,19 @@ fn hex_prefix(s: &str) -> usize {
 fn check_str(s: &str) {
     let want_hex = reference(s, hex_prefix(s), 16, Some(64));
     let got_hex = Felt::from_hex(s);
-    assert_eq!(got_hex.clone().map(|f| big(&f)), want_hex, "from_hex({s:?})");
+    assert_eq!(
+        got_hex.clone().map(|f| big(&f)),
+        want_hex,
+        "from_hex({s:?})"
+    );
 
     let want_dec = reference(s, 0, 10, None);
     let got_dec = Felt::from_dec_str(s);
-    assert_eq!(got_dec.clone().map(|f| big(&f)), want_dec, "from_dec_str({s:?})");
+    assert_eq!(
+        got_dec.clone().map(|f| big(&f)),
+        want_dec,
+        "from_dec_str({s:?})"
+    );
 
     let got = s.parse::<Felt>();
     if hex_prefix(s) == 2 {
@@ -92,7 +116,10 @@ fn check_bytes(b: &[u8; 32]) {
     let mut le = *b;
     le.reverse();
     assert_eq!(Felt::from_bytes_le(&le), Felt::from_bytes_be(b));
-    assert_eq!(Felt::from_bytes_le_reduced(&le), Felt::from_bytes_be_reduced(b));
+    assert_eq!(
+        Felt::from_bytes_le_reduced(&le),
+        Felt::from_bytes_be_reduced(b)
+    );
     round_trips(&Felt::from_bytes_be_reduced(b));
 }
 

@@ -11,7 +11,12 @@ fuzz_target!(|data: &[u8]| {
     let got = parse_line(data, &mut out);
     let Ok(text) = std::str::from_utf8(data) else {
         let err = std::str::from_utf8(data).unwrap_err();
-        assert_eq!(got, Err(LineError::NotUtf8 { byte: err.valid_up_to() + 1 }));
+        assert_eq!(
+            got,
+            Err(LineError::NotUtf8 {
+                byte: err.valid_up_to() + 1
+            })
+        );
         assert_eq!(out.len(), 1);
         return;
     };
@@ -19,10 +24,16 @@ fuzz_target!(|data: &[u8]| {
     let tokens: Vec<&str> = if data == "-" {
         vec![]
     } else {
-        data.split(|c: char| c.is_ascii_whitespace()).filter(|t| !t.is_empty()).collect()
+        data.split(|c: char| c.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect()
     };
     let mut want = vec![Felt::from(7u64)];
-    let mut want_result = Ok(if data.is_empty() { LineItem::Skip } else { LineItem::Item });
+    let mut want_result = Ok(if data.is_empty() {
+        LineItem::Skip
+    } else {
+        LineItem::Item
+    });
     for t in &tokens {
         match t.parse::<Felt>() {
             Ok(f) => want.push(f),

@@ -86,7 +86,11 @@ fuzz_target!(|data: &[u8]| {
         } else {
             Felt::from_raw_limbs(mask(key.to_raw_limbs(), height)).unwrap()
         };
-        let value = if b.u8() % 8 == 0 { Felt::ZERO } else { b.felt() };
+        let value = if b.u8() % 8 == 0 {
+            Felt::ZERO
+        } else {
+            b.felt()
+        };
         entries.push((key, value));
         if b.u8() % 16 == 0 {
             // A duplicate key, written later.
@@ -102,7 +106,10 @@ fuzz_target!(|data: &[u8]| {
     if !(1..=251).contains(&height) {
         assert!(matches!(got, Err(TrieError::InvalidHeight(_))), "{got:?}");
     } else if !in_range {
-        assert!(matches!(got, Err(TrieError::KeyOutOfRange { .. })), "{got:?}");
+        assert!(
+            matches!(got, Err(TrieError::KeyOutOfRange { .. })),
+            "{got:?}"
+        );
     } else {
         let want = if flags & 1 == 0 {
             reference::<Poseidon>(&entries, height)
