@@ -36,6 +36,9 @@ pub mod curve;
 pub mod ecdsa;
 pub mod field;
 pub mod hash;
+pub mod input;
+#[cfg(feature = "starknet-types-core")]
+pub mod interop;
 pub mod merkle;
 pub mod pedersen;
 pub mod poseidon;

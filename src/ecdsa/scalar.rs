@@ -200,8 +200,8 @@ impl Scalar {
     /// The integer value as a field element (exact: n < p).
     #[inline]
     pub fn to_felt(&self) -> Felt {
-        // Any value below n is below p, so this cannot fail.
-        Felt::from_raw_limbs(self.to_raw_limbs()).unwrap_or(Felt::ZERO)
+        // Any value below n is below p: no range check (it would branch on secret values).
+        Felt(crate::field::mont::to_mont(self.to_raw_limbs()))
     }
 
     /// Whether this is 0 (constant-time in the value).

@@ -145,7 +145,9 @@ impl Felt {
     #[inline(always)]
     #[allow(dead_code)]
     pub(crate) fn select(a: &Felt, b: &Felt, choice: u64) -> Felt {
-        let mask = 0u64.wrapping_sub(choice & 1);
+        // black_box: without it LLVM turns a scan of selects (fixed_base_ct.rs) into a branch
+        // on `choice` that loads only the chosen entry (found by scripts/ct-check.sh).
+        let mask = core::hint::black_box(0u64.wrapping_sub(choice & 1));
         Felt([
             a.0[0] ^ (mask & (a.0[0] ^ b.0[0])),
             a.0[1] ^ (mask & (a.0[1] ^ b.0[1])),

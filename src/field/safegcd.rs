@@ -288,8 +288,9 @@ fn carry62(a: &mut [i64; 5]) {
 /// Maps `d ∈ (−2M, M)` to `±d mod M ∈ [0, M)`, negating when `neg` is all ones.
 #[inline(always)]
 fn normalize(d: &mut [i64; 5], neg: i64, m: &Modulus) {
-    // d < 0: add M, giving (−M, M).
-    let c = d[4] >> 63;
+    // d < 0: add M, giving (−M, M). black_box: LLVM otherwise branches on the sign of d
+    // (found by scripts/ct-check.sh).
+    let c = core::hint::black_box(d[4] >> 63);
     for (di, mi) in d.iter_mut().zip(m.m62.iter()) {
         *di += mi & c;
     }
@@ -299,7 +300,7 @@ fn normalize(d: &mut [i64; 5], neg: i64, m: &Modulus) {
     }
     carry62(d);
     // d < 0: add M, giving [0, M).
-    let c = d[4] >> 63;
+    let c = core::hint::black_box(d[4] >> 63);
     for (di, mi) in d.iter_mut().zip(m.m62.iter()) {
         *di += mi & c;
     }

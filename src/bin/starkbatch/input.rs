@@ -11,6 +11,7 @@
 //! Every error names the input and the 1-based line: `input.txt:7: <what is wrong>`.
 
 use crate::error::{CliError, CliResult};
+use starkbatch::input::{parse_line, LineItem};
 use starkbatch::Felt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -103,33 +104,11 @@ impl Input {
             }
             self.line += 1;
             self.bytes_read += n as u64;
-            let text = match std::str::from_utf8(&self.buf) {
-                Ok(t) => t,
-                Err(e) => {
-                    return Err(self.error(format!(
-                        "not valid UTF-8 (byte {} of the line)",
-                        e.valid_up_to() + 1
-                    )))
-                }
-            };
-            let data = match text.find('#') {
-                Some(i) => &text[..i],
-                None => text,
-            };
-            let data = data.trim();
-            if data.is_empty() {
-                continue;
+            match parse_line(&self.buf, out) {
+                Ok(LineItem::Skip) => continue,
+                Ok(LineItem::Item) => return Ok(true),
+                Err(e) => return Err(self.error(e)),
             }
-            if data == "-" {
-                return Ok(true);
-            }
-            for token in data.split_ascii_whitespace() {
-                match token.parse::<Felt>() {
-                    Ok(f) => out.push(f),
-                    Err(e) => return Err(CliError::at(&self.name, self.line, e)),
-                }
-            }
-            return Ok(true);
         }
     }
 
