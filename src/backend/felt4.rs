@@ -82,4 +82,25 @@ impl<S: PackedFelt<Constant = Felt>> PackedFelt for X4<S> {
     fn add_constant(self, c: &Felt) -> Self {
         self.map(|x| x.add_constant(c))
     }
+    // The lazy operations forward to the lane type's (weights are per lane).
+    #[inline(always)]
+    fn add_lazy(self, rhs: Self) -> Self {
+        self.zip(rhs, S::add_lazy)
+    }
+    #[inline(always)]
+    fn double_lazy(self) -> Self {
+        self.map(S::double_lazy)
+    }
+    #[inline(always)]
+    fn add_constant_lazy(self, c: &Felt) -> Self {
+        self.map(|x| x.add_constant_lazy(c))
+    }
+    #[inline(always)]
+    fn sub_lazy(self, rhs: Self) -> Self {
+        self.zip(rhs, S::sub_lazy)
+    }
+    #[inline(always)]
+    fn normalize(self) -> Self {
+        self.map(S::normalize)
+    }
 }

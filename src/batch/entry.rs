@@ -65,7 +65,8 @@ macro_rules! entry_points {
     };
 }
 
-/// The scalar constants, for [`X4`](crate::backend::felt4::X4).
+/// The scalar constants, for [`X4`](crate::backend::felt4::X4) of the lazily reduced scalar
+/// [`Lazy`](crate::poseidon::lazy::Lazy).
 pub(crate) static SCALAR: Prepared<Felt> = Prepared {
     rc: COMPRESSED_ROUND_CONSTANTS,
     one: Felt::ONE,
@@ -74,7 +75,7 @@ pub(crate) static SCALAR: Prepared<Felt> = Prepared {
 
 entry_points!(
     portable,
-    crate::backend::felt4::X4<crate::field::Felt>,
+    crate::backend::felt4::X4<crate::poseidon::lazy::Lazy>,
     super::SCALAR
 );
 // The 9×28-bit field over plain arrays: the reference for the SIMD lane types (tests use
