@@ -952,7 +952,7 @@ mod tests {
             let n = a.normalize();
             check_weight(&n, 1);
             assert_eq!(store(n), va);
-            if wa + 1 <= nw {
+            if wa < nw {
                 let r = a.add_constant_lazy(&k);
                 check_weight(&r, wa + 1);
                 assert_eq!(value(&r), va.map(|x| x + fk));
@@ -1017,7 +1017,7 @@ mod tests {
                 .map(|_| [rng.felt(), rng.felt(), rng.felt(), rng.felt()])
                 .collect();
             let mut ps: Vec<Packed<V>> = xs.iter().map(|x| load::<V>(*x)).collect();
-            let mut ws = vec![1u32; 4];
+            let mut ws = [1u32; 4];
             for _ in 0..400 {
                 let i = (rng.next() % 4) as usize;
                 let j = (rng.next() % 4) as usize;
