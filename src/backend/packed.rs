@@ -27,7 +27,7 @@
 //!
 //! # Addition, subtraction, doubling: one normalisation each
 //! The lane-wise sum `s` (for `a - b`: `a + K - b` with `K ≡ 0 mod p`, every limb of `K` at
-//! least `B`, so that no lane goes negative; AVX2 has no 64-bit arithmetic shift) gets the
+//! least `2B`, so that no lane goes negative; AVX2 has no 64-bit arithmetic shift) gets the
 //! constant `F ≡ p` (a redundant form of p with large limbs 0, 6 and 7) added, and then
 //! [`normalize`]: the bits of the top limb above 27, `h`, are folded with
 //! `2^251 ≡ -(17·2^192 + 1)` (subtract `h` at limbs 0 and 7 and `h·2^24` at limb 6; `F` makes
