@@ -27,12 +27,28 @@
 //!
 //! # Addition, subtraction, doubling: one normalisation each
 //! The lane-wise sum `s` (for `a - b`: `a + K - b` with `K ≡ 0 mod p`, every limb of `K` at
-//! least `B`, so that no lane goes negative; AVX2 has no 64-bit arithmetic shift) gets the
+//! least `2B`, so that no lane goes negative; AVX2 has no 64-bit arithmetic shift) gets the
 //! constant `F ≡ p` (a redundant form of p with large limbs 0, 6 and 7) added, and then
 //! [`normalize`]: the bits of the top limb above 27, `h`, are folded with
 //! `2^251 ≡ -(17·2^192 + 1)` (subtract `h` at limbs 0 and 7 and `h·2^24` at limb 6; `F` makes
 //! that non-negative for `h <= 32`), followed by one parallel carry round. Inputs below 2^32
 //! per limb give carries below 16, so the output satisfies `I` again.
+//!
+//! # Lazy operations: weights as limb bounds
+//! [`PackedFelt`] states its lazy contract with weights (`crate::field::packed`). Here a value of
+//! weight `w` has every limb below `w·B`. The lazy operations are plain lane-wise limb sums:
+//! `add_lazy` adds limbs, `double_lazy` shifts them, `add_constant_lazy` adds the canonical
+//! limbs of the constant (each below `B`), and `sub_lazy(a, b)` computes `a + K - b` where
+//! `K ≡ 0 (mod p)` is a redundant form of `8p` with every limb in `[2B, 4B)`: for `w(b) <= 2`
+//! no lane goes negative and the result has weight `w(a) + 4`. `normalize` adds `F` and runs
+//! the normalisation above; the ordinary `add`, `sub`, `double`, `add_constant` are their lazy
+//! counterparts followed by `normalize`. Checked at compile time below:
+//! * normalisation input: for weight 10, `10·B + F_i < 2^32` for every limb (carries at most
+//!   15, so the output satisfies `I`) and the top limb stays below `33·2^27` (`h <= 32`);
+//! * `sub(a, b)` with `w(a) <= 6`: `6·B + (K + F)_i < 2^32` likewise;
+//! * multiplication with both inputs of weight 4 (limbs below `4B < 2^32`, so `vpmuludq`'s
+//!   32-bit inputs are exact): a column is below `9·(4B)² + 2^28·(2^27 + 2^24 + 1) + 2^36 <
+//!   2^64`, and the inputs are below `2^255`, so the result is below `2^230 + p < 2p`: `I`.
 //!
 //! # Conversion
 //! `Felt` holds `a·2^256`; loading multiplies by the constant `2^304 mod p` (one Montgomery
@@ -44,7 +60,7 @@
 
 use super::lane::Lane;
 use crate::field::mont;
-use crate::field::{Felt, PackedFelt};
+use crate::field::{Felt, PackedFelt, MUL_WEIGHT, NORMALIZE_WEIGHT};
 
 /// 28-bit limb mask.
 const M28: u64 = (1 << 28) - 1;
@@ -135,9 +151,12 @@ const F: [u64; 9] = [
     M27,
 ];
 
-/// `K ≡ 0 (mod p)` (it is `4p`) with every limb at least [`LIMB_BOUND`], plus [`F`]: what
-/// subtraction adds so that `a + K + F - b` has no negative limb.
-const K_PLUS_F: [u64; 9] = add_limbs(redundant_multiple_of_p(4, LIMB_BOUND), F);
+/// `K ≡ 0 (mod p)` (it is `8p`) with every limb at least `2·`[`LIMB_BOUND`] (and below
+/// `4·LIMB_BOUND`, checked below): what subtraction adds so that `a + K - b` has no negative
+/// limb for a subtrahend of weight 2.
+const K: [u64; 9] = redundant_multiple_of_p(8, 2 * LIMB_BOUND);
+/// [`K`] plus [`F`]: what the normalising subtraction adds.
+const K_PLUS_F: [u64; 9] = add_limbs(K, F);
 
 /// `2^304 mod p` as limbs: multiplying a Felt's Montgomery limbs (`a·2^256`) by it gives
 /// `a·2^280`, this module's form.
@@ -173,6 +192,27 @@ const _: () = {
     assert!(acc[2] == mont::P[2] && acc[3] == mont::P[3]);
     // Folding h <= 32 units of 2^251 stays non-negative.
     assert!(F[0] >= 32 && F[7] >= 32 && F[6] >= 32 << 24);
+    // The weight bounds of the lazy contract (module docs).
+    let b = LIMB_BOUND;
+    let nw = NORMALIZE_WEIGHT as u64;
+    let mut i = 0;
+    while i < 9 {
+        // K: subtrahends of weight 2 never make a lane negative; K counts as weight 4.
+        assert!(K[i] >= 2 * b && K[i] < 4 * b);
+        // normalize: weight nw plus F keeps every limb below 2^32.
+        assert!(nw * b + F[i] < 1 << 32);
+        // sub: a minuend of weight nw - 4 plus K + F likewise.
+        assert!((nw - 4) * b + K_PLUS_F[i] < 1 << 32);
+        i += 1;
+    }
+    // The top limb stays below 33·2^27 (h <= 32) in both cases.
+    assert!(nw * b + F[8] < 33 << 27);
+    assert!((nw - 4) * b + K_PLUS_F[8] < 33 << 27);
+    // Multiplication with inputs of weight MUL_WEIGHT: every column fits in 64 bits.
+    let x = MUL_WEIGHT as u128 * b as u128;
+    assert!(x < 1 << 32);
+    let column = 9 * x * x + (1u128 << 28) * ((1 << 27) + (1 << 24) + 1) + (1u128 << 36);
+    assert!(column < 1 << 64);
 };
 
 /// Prepares a constant at compile time or at run time.
@@ -649,6 +689,46 @@ impl<V: Lane> PackedFelt for Packed<V> {
         Packed(normalize(s))
     }
     #[inline(always)]
+    fn add_lazy(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].add(rhs.0[i]);
+        }
+        Packed(s)
+    }
+    #[inline(always)]
+    fn double_lazy(self) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].shl::<1>();
+        }
+        Packed(s)
+    }
+    #[inline(always)]
+    fn add_constant_lazy(self, c: &PackedConstant) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].add(V::splat(c.limbs[i]));
+        }
+        Packed(s)
+    }
+    #[inline(always)]
+    fn sub_lazy(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].add(V::splat(K[i])).sub(rhs.0[i]);
+        }
+        Packed(s)
+    }
+    #[inline(always)]
+    fn normalize(self) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].add(V::splat(F[i]));
+        }
+        Packed(normalize(s))
+    }
+    #[inline(always)]
     fn sub(self, rhs: Self) -> Self {
         let mut s = self.0;
         for i in 0..9 {
@@ -827,6 +907,168 @@ mod tests {
         }
     }
 
+    /// The field elements a value represents, from its limbs (any limb sizes): lane `k` is
+    /// `Σ x_i·2^(28 i) / 2^280`.
+    fn value<V: Lane>(x: &Packed<V>) -> [Felt; 4] {
+        let r_inv = Felt::TWO.pow(280).inverse().unwrap();
+        let base = Felt::TWO.pow(28);
+        core::array::from_fn(|k| {
+            let mut acc = Felt::ZERO;
+            for limb in x.0.iter().rev() {
+                acc = acc * base + Felt::from(limb.to_array()[k]);
+            }
+            acc * r_inv
+        })
+    }
+
+    /// Every limb below `w·B`: the meaning of weight `w` (module docs).
+    fn check_weight<V: Lane>(x: &Packed<V>, w: u32) {
+        for limb in x.0.iter() {
+            for v in limb.to_array() {
+                assert!(v < w as u64 * LIMB_BOUND, "limb {v:#x} exceeds weight {w}");
+            }
+        }
+    }
+
+    /// A value whose every limb is `w·B - 1` in every lane (the largest limbs weight `w`
+    /// allows), or `w·B - 1 - k` in lane `k` for a little variety.
+    fn extreme<V: Lane>(w: u32) -> Packed<V> {
+        let top = w as u64 * LIMB_BOUND - 1;
+        Packed([V::from_array([top, top - 1, top - 2, top - 3]); 9])
+    }
+
+    /// Every lazy and normalising operation at the largest weights the contract allows,
+    /// on the largest limbs of those weights: checked against `Felt` and for its output
+    /// weight.
+    fn lazy_worst_case<V: Lane>() {
+        let nw = NORMALIZE_WEIGHT;
+        let mw = MUL_WEIGHT;
+        let k = prepare_const(Felt::MAX);
+        let fk = Felt::MAX;
+        let zero = Packed::<V>::zero();
+        for wa in 1..=nw {
+            let a = extreme::<V>(wa);
+            let va = value(&a);
+            let n = a.normalize();
+            check_weight(&n, 1);
+            assert_eq!(store(n), va);
+            if wa < nw {
+                let r = a.add_constant_lazy(&k);
+                check_weight(&r, wa + 1);
+                assert_eq!(value(&r), va.map(|x| x + fk));
+                let r = a.add_constant(&k);
+                check_weight(&r, 1);
+                assert_eq!(store(r), va.map(|x| x + fk));
+            }
+            if 2 * wa <= nw {
+                let r = a.double_lazy();
+                check_weight(&r, 2 * wa);
+                assert_eq!(value(&r), va.map(|x| x.double()));
+                let r = a.double();
+                check_weight(&r, 1);
+                assert_eq!(store(r), va.map(|x| x.double()));
+            }
+            for wb in 1..=nw - wa {
+                let b = extreme::<V>(wb);
+                let vb = value(&b);
+                let r = a.add_lazy(b);
+                check_weight(&r, wa + wb);
+                assert_eq!(value(&r), core::array::from_fn(|i| va[i] + vb[i]));
+                let r = a.add(b);
+                check_weight(&r, 1);
+                assert_eq!(store(r), core::array::from_fn(|i| va[i] + vb[i]));
+            }
+            if wa + 4 <= nw {
+                for b in [zero, extreme::<V>(1), extreme::<V>(2)] {
+                    let vb = value(&b);
+                    let r = a.sub_lazy(b);
+                    check_weight(&r, wa + 4);
+                    assert_eq!(value(&r), core::array::from_fn(|i| va[i] - vb[i]));
+                    let r = a.sub(b);
+                    check_weight(&r, 1);
+                    assert_eq!(store(r), core::array::from_fn(|i| va[i] - vb[i]));
+                }
+            }
+            if wa <= mw {
+                for wb in 1..=mw {
+                    let b = extreme::<V>(wb);
+                    let vb = value(&b);
+                    let r = a.mul(b);
+                    check_invariant(&r);
+                    assert_eq!(store(r), core::array::from_fn(|i| va[i] * vb[i]));
+                }
+                let r = a.square();
+                check_invariant(&r);
+                assert_eq!(store(r), va.map(|x| x.square()));
+            }
+        }
+    }
+
+    /// Random chains mixing lazy and normalising operations, keeping the weight of every
+    /// value and choosing only operations the contract allows; every result is checked for
+    /// its weight and against `Felt`.
+    fn lazy_chains<V: Lane>(seed: u64) {
+        let nw = NORMALIZE_WEIGHT;
+        let mut rng = Rng(seed);
+        let consts: Vec<Felt> = (0..4).map(|_| rng.felt()).collect();
+        let prepared: Vec<PackedConstant> = consts.iter().map(|c| prepare_const(*c)).collect();
+        for _ in 0..20 {
+            let mut xs: Vec<[Felt; 4]> = (0..4)
+                .map(|_| [rng.felt(), rng.felt(), rng.felt(), rng.felt()])
+                .collect();
+            let mut ps: Vec<Packed<V>> = xs.iter().map(|x| load::<V>(*x)).collect();
+            let mut ws = [1u32; 4];
+            for _ in 0..400 {
+                let i = (rng.next() % 4) as usize;
+                let j = (rng.next() % 4) as usize;
+                let d = (rng.next() % 4) as usize;
+                let (a, b, fa, fb, wa, wb) = (ps[i], ps[j], xs[i], xs[j], ws[i], ws[j]);
+                let c = (rng.next() % 4) as usize;
+                let r: Option<(Packed<V>, [Felt; 4], u32)> = match rng.next() % 9 {
+                    0 if wa + wb <= nw => Some((
+                        a.add_lazy(b),
+                        core::array::from_fn(|k| fa[k] + fb[k]),
+                        wa + wb,
+                    )),
+                    1 if 2 * wa <= nw => Some((a.double_lazy(), fa.map(|x| x.double()), 2 * wa)),
+                    2 if wa < nw => Some((
+                        a.add_constant_lazy(&prepared[c]),
+                        fa.map(|x| x + consts[c]),
+                        wa + 1,
+                    )),
+                    3 if wa + 4 <= nw && wb <= 2 => Some((
+                        a.sub_lazy(b),
+                        core::array::from_fn(|k| fa[k] - fb[k]),
+                        wa + 4,
+                    )),
+                    4 => Some((a.normalize(), fa, 1)),
+                    5 if wa <= MUL_WEIGHT && wb <= MUL_WEIGHT => {
+                        Some((a.mul(b), core::array::from_fn(|k| fa[k] * fb[k]), 1))
+                    }
+                    6 if wa <= MUL_WEIGHT => Some((a.square(), fa.map(|x| x.square()), 1)),
+                    7 if wa + 4 <= nw && wb <= 2 => {
+                        Some((a.sub(b), core::array::from_fn(|k| fa[k] - fb[k]), 1))
+                    }
+                    8 if wa + wb <= nw => {
+                        Some((a.add(b), core::array::from_fn(|k| fa[k] + fb[k]), 1))
+                    }
+                    // Not allowed at these weights: normalise the operand instead.
+                    _ => Some((a.normalize(), fa, 1)),
+                };
+                let (r, fr, wr) = r.unwrap();
+                check_weight(&r, wr);
+                assert_eq!(value(&r), fr);
+                if wr == 1 {
+                    check_invariant(&r);
+                    assert_eq!(store(r), fr);
+                }
+                ps[d] = r;
+                xs[d] = fr;
+                ws[d] = wr;
+            }
+        }
+    }
+
     fn edges<V: Lane>() {
         let e = edge_values();
         for chunk in e.chunks(4) {
@@ -862,6 +1104,9 @@ mod tests {
         add_chains::<V>();
         chains::<V>(0x1234_5678_9abc_def1);
         chains::<V>(42);
+        lazy_worst_case::<V>();
+        lazy_chains::<V>(7);
+        lazy_chains::<V>(0xdead_beef);
     }
 
     #[test]

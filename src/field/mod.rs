@@ -15,6 +15,7 @@ mod sqrt;
 
 pub use error::FeltError;
 pub use packed::PackedFelt;
+pub(crate) use packed::{MUL_WEIGHT, NORMALIZE_WEIGHT};
 
 use bytemuck::{Pod, Zeroable};
 

@@ -4,8 +4,38 @@
 //! trait, and instantiated for the scalar [`Felt`] (one lane) and for every SIMD lane type in
 //! `crate::backend`. Implementations may keep values lazily reduced between operations;
 //! [`PackedFelt::store`] always writes canonical [`Felt`]s.
+//!
+//! # Lazy operations and weights
+//! Besides the ordinary operations, whose results are *normal* (within the representation's
+//! usual bound), the trait has lazy ones (`add_lazy`, `double_lazy`, `add_constant_lazy`,
+//! `sub_lazy`) that skip the renormalisation, and [`PackedFelt::normalize`], which restores it.
+//! Their results are congruent to the exact result but may exceed the usual bound. The
+//! contract is stated with a *weight* per value:
+//!
+//! * every ordinary result (`load`, `constant`, `zero`, `add`, `sub`, `mul`, `square`,
+//!   `double`, `add_constant`, `normalize`) has weight 1;
+//! * `add_lazy(a, b)` has weight `w(a) + w(b)`, `double_lazy(a)` `2·w(a)`,
+//!   `add_constant_lazy(a, k)` `w(a) + 1`, and `sub_lazy(a, b)` `w(a) + 4` (it adds a multiple
+//!   of p so that no lane goes negative);
+//! * `mul` and `square` accept inputs of weight at most 4 ([`MUL_WEIGHT`]);
+//! * the normalising operations accept inputs whose lazy counterpart would have weight at most
+//!   10 ([`NORMALIZE_WEIGHT`]): `normalize(a)` needs `w(a) <= 10`, `add(a, b)` needs
+//!   `w(a) + w(b) <= 10`, `double(a)` `2·w(a) <= 10`, `add_constant(a, k)` `w(a) + 1 <= 10`,
+//!   `sub(a, b)` `w(a) + 4 <= 10`;
+//! * the subtrahend of `sub` and `sub_lazy` has weight at most 2;
+//! * `store` takes values of weight 1 (call `normalize` first).
+//!
+//! Every implementation must accept this; the default lazy methods are the ordinary
+//! (normalising) operations, and `normalize` is the identity, which meets the contract for any
+//! type whose values are always normal (such as [`Felt`]). `crate::backend::packed` documents
+//! the limb bounds behind these numbers for the 9×28-bit lanes.
 
 use super::Felt;
+
+/// The largest weight `mul` and `square` accept (module docs).
+pub(crate) const MUL_WEIGHT: u32 = 4;
+/// The largest weight the normalising operations accept (module docs).
+pub(crate) const NORMALIZE_WEIGHT: u32 = 10;
 
 /// A vector of `LANES` field elements with lane-wise arithmetic.
 pub trait PackedFelt: Copy + Send + Sync + Sized {
@@ -50,6 +80,36 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
     #[inline(always)]
     fn add_constant(self, c: &Self::Constant) -> Self {
         self.add(Self::constant(c))
+    }
+
+    /// Lane-wise `a + b`, lazily: weight `w(a) + w(b)` (module docs).
+    #[inline(always)]
+    fn add_lazy(self, rhs: Self) -> Self {
+        self.add(rhs)
+    }
+
+    /// Lane-wise `2a`, lazily: weight `2·w(a)`.
+    #[inline(always)]
+    fn double_lazy(self) -> Self {
+        self.double()
+    }
+
+    /// Lane-wise `a + c` for a prepared constant, lazily: weight `w(a) + 1`.
+    #[inline(always)]
+    fn add_constant_lazy(self, c: &Self::Constant) -> Self {
+        self.add_constant(c)
+    }
+
+    /// Lane-wise `a - b`, lazily: weight `w(a) + 4`; requires `w(b) <= 2`.
+    #[inline(always)]
+    fn sub_lazy(self, rhs: Self) -> Self {
+        self.sub(rhs)
+    }
+
+    /// The same values with weight 1. Requires `w(self) <= NORMALIZE_WEIGHT`.
+    #[inline(always)]
+    fn normalize(self) -> Self {
+        self
     }
 }
 

@@ -22,9 +22,24 @@
 //! next is square → mul → sub, with the doubling of `c` and `s + k` beside it. The last
 //! partial round returns to `(a, b, c)` without halving (see [`last_partial_round`]).
 //!
-//! # Representation and bounds
-//! Whatever `P` guarantees between operations; [`PackedFelt::store`] makes values canonical.
-//! Only trait operations are used, so every lane type (scalar or SIMD) shares this code.
+//! # Representation and bounds (lazy linear layer)
+//! Only trait operations are used, so every lane type (scalar or SIMD) shares this code. Only
+//! the S-box inputs must be normal; the linear layer uses the lazy operations of
+//! [`PackedFelt`] where the weight contract (`crate::field::packed`) allows, so that a SIMD
+//! type renormalises as rarely as possible. Weights, written `w(x)`:
+//! * full round: the three `add_constant` normalise (inputs of weight at most 7, below the
+//!   limit 10), the cubes give weight 1, and the lazy MDS layer gives `w = 5, 7, 6`
+//!   (`t = a + b + c` has weight 3, `2a`, `2b`, `2c` weight 2, a lazy subtraction adds 4);
+//! * entering the partial rounds, `a` is normalised, then `A = 2a` and `s = a + b` normalise
+//!   (`w(a + b) = 1 + 7`), and `c + k` normalises;
+//! * partial round, from `w(A) = 1`, `w(s) <= 3`, `w(c) = 1`: `2c` has weight 2 (a
+//!   multiplication input, limit 4); `s' = 2A + z` has weight 3 and is never normalised;
+//!   `A' = 2s + s'` (weight at most 9) is normalised; `c' = (s + k) - z` is a normalising
+//!   subtraction of weight `3 + 1 + 4 = 8`;
+//! * the last partial round uses normalising operations only (inputs of weight at most 7),
+//!   and the permutation normalises its three outputs (weights 5, 7, 6) before returning.
+//!
+//! [`PackedFelt::store`] makes values canonical.
 
 use crate::field::PackedFelt;
 
@@ -40,9 +55,14 @@ fn cube<P: PackedFelt>(x: P) -> P {
 /// The MDS layer `(t + 2a, t - 2b, t - 3c)` with `t = a + b + c`, using only add/sub/double.
 #[inline(always)]
 fn mix<P: PackedFelt>(a: P, b: P, c: P) -> (P, P, P) {
-    let s = a.add(b);
-    let t = s.add(c);
-    (t.add(a.double()), t.sub(b.double()), s.sub(c.double()))
+    // Inputs of weight 1; outputs of weight 5, 7, 6 (module docs).
+    let s = a.add_lazy(b);
+    let t = s.add_lazy(c);
+    (
+        t.add_lazy(a.double_lazy()),
+        t.sub_lazy(b.double_lazy()),
+        s.sub_lazy(c.double_lazy()),
+    )
 }
 
 /// A full round: add three constants, cube every cell, mix.
@@ -64,10 +84,11 @@ fn full_round<P: PackedFelt>(a: P, b: P, c: P, k: &[P::Constant]) -> (P, P, P) {
 /// square → mul → sub.
 #[inline(always)]
 fn partial_round<P: PackedFelt>(big_a: P, s: P, c: P, k: &P::Constant) -> (P, P, P) {
-    let z = c.square().mul(c.double());
-    let s_next = big_a.double().add(z);
-    let a_next = s.double().add(s_next);
-    (a_next, s_next, s.add_constant(k).sub(z))
+    // w(big_a) = 1, w(s) <= 3, w(c) = 1 in; the same out (module docs).
+    let z = c.square().mul(c.double_lazy());
+    let s_next = big_a.double_lazy().add_lazy(z);
+    let a_next = s.double_lazy().add_lazy(s_next).normalize();
+    (a_next, s_next, s.add_constant_lazy(k).sub(z))
 }
 
 /// The last partial round, from `(A = 2a, s = a + b, c)` back to `(a, b, c)` without halving:
@@ -92,6 +113,7 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
         (a, b, c) = full_round(a, b, c, k);
     }
     // Partial rounds in the coordinates (A = 2a, s = a + b, c + constant).
+    a = a.normalize();
     let mut big_a = a.double();
     let mut s = a.add(b);
     c = c.add_constant(&partial[0]);
@@ -102,7 +124,7 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
     for k in last.chunks_exact(3) {
         (a, b, c) = full_round(a, b, c, k);
     }
-    *state = [a, b, c];
+    *state = [a.normalize(), b.normalize(), c.normalize()];
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 pub(crate) mod constants;
 pub(crate) mod hades;
 mod hasher;
-mod lazy;
+pub(crate) mod lazy;
 
 pub use hasher::PoseidonHasher;
 
