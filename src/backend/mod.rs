@@ -18,6 +18,7 @@ pub(crate) mod felt4;
 pub(crate) mod lane;
 pub(crate) mod packed;
 pub(crate) mod portable;
+pub(crate) mod select;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;

@@ -33,6 +33,7 @@
 //! [`Felt::to_raw_limbs`]); they are used as given, not reduced modulo n.
 
 mod affine;
+pub(crate) mod batch;
 mod error;
 mod fixed_base;
 pub mod formulas;
@@ -40,6 +41,9 @@ mod projective;
 mod wnaf;
 
 pub use affine::AffinePoint;
+pub use batch::{
+    add_batch, add_batch_par, double_batch, double_batch_par, to_affine_batch, to_affine_batch_par,
+};
 pub use error::CurveError;
 pub use fixed_base::mul_generator_ct;
 pub use projective::ProjectivePoint;

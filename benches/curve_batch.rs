@@ -1,0 +1,112 @@
+//! Batch curve and ECDSA throughput: each batch function on every available backend beside the
+//! scalar loop (and pathfinder-crypto's loop where it has the function), in one criterion group
+//! per operation so that ratios come from one run.
+//!
+//! `cargo bench --bench curve_batch -- --warm-up-time 1 --measurement-time 3`
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use starkbatch::curve::{AffinePoint, ProjectivePoint, GENERATOR};
+use starkbatch::{Backend, Felt};
+use std::hint::black_box;
+
+/// xorshift64*.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn felt(&mut self) -> Felt {
+        let mut b = [0u8; 32];
+        for c in b.chunks_mut(8) {
+            c.copy_from_slice(&self.next().to_le_bytes());
+        }
+        Felt::from_bytes_le_reduced(&b)
+    }
+}
+
+fn points(n: usize) -> Vec<ProjectivePoint> {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    (0..n)
+        .map(|_| {
+            let k = [rng.next(), rng.next(), rng.next(), rng.next() >> 4];
+            let p = GENERATOR.mul_vartime(&k).to_affine();
+            let l = rng.felt();
+            ProjectivePoint {
+                x: p.x * l.square(),
+                y: p.y * l.square() * l,
+                z: l,
+            }
+        })
+        .collect()
+}
+
+const N: usize = 1024;
+
+fn bench_double(c: &mut Criterion) {
+    let pts = points(N);
+    let mut g = c.benchmark_group("double_batch/1024");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("scalar_loop", |b| {
+        let mut v = pts.clone();
+        b.iter(|| {
+            for p in v.iter_mut() {
+                *p = p.double();
+            }
+            black_box(&v);
+        })
+    });
+    for backend in Backend::available() {
+        g.bench_function(backend.name(), |b| {
+            let mut v = pts.clone();
+            b.iter(|| {
+                backend.double_batch(black_box(&mut v));
+            })
+        });
+    }
+    g.finish();
+}
+
+fn bench_add(c: &mut Criterion) {
+    let a = points(N);
+    let other = points(N + 1)[1..].to_vec();
+    let mut g = c.benchmark_group("add_batch/1024");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("scalar_loop", |b| {
+        let mut v = a.clone();
+        b.iter(|| {
+            for (p, q) in v.iter_mut().zip(&other) {
+                *p = p.add(q);
+            }
+            black_box(&v);
+        })
+    });
+    for backend in Backend::available() {
+        g.bench_function(backend.name(), |b| {
+            let mut v = a.clone();
+            b.iter(|| backend.add_batch(black_box(&mut v), &other))
+        });
+    }
+    g.finish();
+}
+
+fn bench_to_affine(c: &mut Criterion) {
+    let a = points(N);
+    let mut out = vec![AffinePoint::INFINITY; N];
+    let mut g = c.benchmark_group("to_affine_batch/1024");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("scalar_batch_to_affine", |b| {
+        b.iter(|| black_box(ProjectivePoint::batch_to_affine(black_box(&a))))
+    });
+    for backend in Backend::available() {
+        g.bench_function(backend.name(), |b| {
+            b.iter(|| backend.to_affine_batch(black_box(&a), &mut out))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_double, bench_add, bench_to_affine);
+criterion_main!(benches);
