@@ -75,7 +75,10 @@ fn check_all(backend: Backend, a: &[ProjectivePoint], b: &[ProjectivePoint]) {
     for i in 0..n {
         let want = a[i].double();
         assert!(same(&d[i], &want), "{backend} double, n = {n}, i = {i}");
-        assert!(same(&dp[i], &want), "{backend} double_par, n = {n}, i = {i}");
+        assert!(
+            same(&dp[i], &want),
+            "{backend} double_par, n = {n}, i = {i}"
+        );
     }
     // add
     let mut s = a.to_vec();
@@ -93,7 +96,11 @@ fn check_all(backend: Backend, a: &[ProjectivePoint], b: &[ProjectivePoint]) {
     let mut outp = vec![AffinePoint::new_unchecked(Felt::ONE, Felt::ONE); n];
     backend.to_affine_batch_par(a, &mut outp);
     for i in 0..n {
-        assert_eq!(out[i], a[i].to_affine(), "{backend} to_affine, n = {n}, i = {i}");
+        assert_eq!(
+            out[i],
+            a[i].to_affine(),
+            "{backend} to_affine, n = {n}, i = {i}"
+        );
         assert_eq!(outp[i], out[i], "{backend} to_affine_par, n = {n}, i = {i}");
     }
 }

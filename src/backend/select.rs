@@ -260,7 +260,10 @@ mod tests {
                 let x = P::load(&xs);
                 let y = P::load(&ys);
                 for (v, expect) in [
-                    (x.sub(y), xs.iter().zip(&ys).map(|(p, q)| *p - *q).collect::<Vec<_>>()),
+                    (
+                        x.sub(y),
+                        xs.iter().zip(&ys).map(|(p, q)| *p - *q).collect::<Vec<_>>(),
+                    ),
                     (x.add(y), xs.iter().zip(&ys).map(|(p, q)| *p + *q).collect()),
                     (x.mul(y), xs.iter().zip(&ys).map(|(p, q)| *p * *q).collect()),
                     (x.sub(x), vec![Felt::ZERO; l]),
@@ -273,13 +276,21 @@ mod tests {
                     let mut out = vec![Felt::ZERO; l];
                     P::select(m, one, two).store(&mut out);
                     for k in 0..l {
-                        let want = if expect[k].is_zero() { Felt::TWO } else { Felt::ONE };
+                        let want = if expect[k].is_zero() {
+                            Felt::TWO
+                        } else {
+                            Felt::ONE
+                        };
                         assert_eq!(out[k], want, "lane {k} of {expect:?}");
                     }
                     let nm = P::mask_not(m);
                     P::select(nm, one, two).store(&mut out);
                     for k in 0..l {
-                        let want = if expect[k].is_zero() { Felt::ONE } else { Felt::TWO };
+                        let want = if expect[k].is_zero() {
+                            Felt::ONE
+                        } else {
+                            Felt::TWO
+                        };
                         assert_eq!(out[k], want);
                     }
                     assert_eq!(P::any(m), expect.iter().any(|e| e.is_zero()));

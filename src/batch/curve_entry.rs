@@ -126,9 +126,7 @@ impl Backend {
     /// [`Backend::double_batch`] on the rayon thread pool.
     pub fn double_batch_par(&self, points: &mut [ProjectivePoint]) {
         let c = par_chunk(points.len(), self.lanes(), 64);
-        points
-            .par_chunks_mut(c)
-            .for_each(|p| self.double_batch(p));
+        points.par_chunks_mut(c).for_each(|p| self.double_batch(p));
     }
 
     /// [`Backend::add_batch`] on the rayon thread pool.
@@ -204,7 +202,11 @@ mod tests {
             for i in 0..a.len() {
                 let (dw, sw) = (a[i].double(), a[i].add(&b[i]));
                 assert_eq!([d[i].x, d[i].y, d[i].z], [dw.x, dw.y, dw.z]);
-                assert_eq!([s[i].x, s[i].y, s[i].z], [sw.x, sw.y, sw.z], "run {run}, i {i}");
+                assert_eq!(
+                    [s[i].x, s[i].y, s[i].z],
+                    [sw.x, sw.y, sw.z],
+                    "run {run}, i {i}"
+                );
                 assert_eq!(out[i], a[i].to_affine());
             }
         }

@@ -149,7 +149,10 @@ pub(crate) fn double_points<P: PackedSelect>(points: &mut [ProjectivePoint]) {
 
 /// `points[i] = points[i] + others[i]`. Precondition: equal lengths.
 #[inline(always)]
-pub(crate) fn add_points<P: PackedSelect>(points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
+pub(crate) fn add_points<P: PackedSelect>(
+    points: &mut [ProjectivePoint],
+    others: &[ProjectivePoint],
+) {
     let l = P::LANES;
     assert!(l <= MAX_LANES && points.len() == others.len());
     let one = P::constant(&P::prepare(Felt::ONE));
@@ -174,7 +177,10 @@ pub(crate) fn add_points<P: PackedSelect>(points: &mut [ProjectivePoint], others
 /// `out[i] = points[i].to_affine()`, with one field inversion in total. Precondition: equal
 /// lengths.
 #[inline(always)]
-pub(crate) fn to_affine_points<P: PackedSelect>(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
+pub(crate) fn to_affine_points<P: PackedSelect>(
+    points: &[ProjectivePoint],
+    out: &mut [AffinePoint],
+) {
     let l = P::LANES;
     assert!(l <= MAX_LANES && points.len() == out.len());
     let n = points.len();

@@ -30,7 +30,6 @@
 //! a message hash in [n, p) (see its module).
 
 mod error;
-mod fixed_base_ct;
 mod gen_table;
 mod keys;
 mod recover;
