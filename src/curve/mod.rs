@@ -40,7 +40,7 @@ mod error;
 mod fixed_base;
 pub mod formulas;
 mod projective;
-mod wnaf;
+pub(crate) mod wnaf;
 
 pub use affine::AffinePoint;
 pub use batch::{

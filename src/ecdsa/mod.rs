@@ -38,6 +38,7 @@ mod scalar;
 mod sign;
 mod signature;
 mod verify;
+mod verify_batch;
 
 pub use error::{RecoverError, SignError, VerifyError};
 pub use keys::get_public_key;
@@ -47,6 +48,7 @@ pub use scalar::Scalar;
 pub use sign::sign;
 pub use signature::{ExtendedSignature, Signature};
 pub use verify::verify;
+pub use verify_batch::{verify_batch, verify_batch_par, VerifyItem};
 
 use crate::Felt;
 
