@@ -108,5 +108,94 @@ fn bench_to_affine(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_double, bench_add, bench_to_affine);
+/// 256 valid signatures by different keys (public inputs).
+fn signatures(n: usize) -> Vec<starkbatch::ecdsa::VerifyItem> {
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let mut small =
+        || Felt::from_raw_limbs([rng.next(), rng.next(), rng.next(), rng.next() >> 5]).unwrap();
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let (d, m, k) = (small(), small(), small());
+        if let Ok(sig) = starkbatch::sign(&d, &m, &k) {
+            out.push(starkbatch::ecdsa::VerifyItem {
+                public_key: starkbatch::get_public_key(&d),
+                message: m,
+                r: sig.r,
+                s: sig.s,
+            });
+        }
+    }
+    out
+}
+
+fn bench_verify(c: &mut Criterion) {
+    const V: usize = 256;
+    let items = signatures(V);
+    let pf = |f: &Felt| pathfinder_crypto::Felt::from_be_bytes(f.to_bytes_be()).unwrap();
+    let pf_items: Vec<_> = items
+        .iter()
+        .map(|i| (pf(&i.public_key), pf(&i.message), pf(&i.r), pf(&i.s)))
+        .collect();
+    let mut out = vec![Ok(false); V];
+    let mut g = c.benchmark_group("verify_batch/256");
+    g.throughput(Throughput::Elements(V as u64));
+    g.sample_size(10);
+    g.bench_function("pathfinder_loop", |b| {
+        b.iter(|| {
+            for (q, m, r, s) in &pf_items {
+                let _ = black_box(pathfinder_crypto::signature::ecdsa_verify_partial(
+                    *q, *m, *r, *s,
+                ));
+            }
+        })
+    });
+    g.bench_function("scalar_verify_loop", |b| {
+        b.iter(|| {
+            for i in &items {
+                let _ = black_box(starkbatch::verify(&i.public_key, &i.message, &i.r, &i.s));
+            }
+        })
+    });
+    g.bench_function("verify_batch", |b| {
+        b.iter(|| starkbatch::ecdsa::verify_batch(black_box(&items), &mut out))
+    });
+    g.bench_function("verify_batch_par", |b| {
+        b.iter(|| starkbatch::ecdsa::verify_batch_par(black_box(&items), &mut out))
+    });
+    g.finish();
+    assert!(out.iter().all(|o| *o == Ok(true)));
+}
+
+fn bench_public_key(c: &mut Criterion) {
+    const K: usize = 256;
+    let mut rng = Rng(0x5555_aaaa_1234_9876);
+    let keys: Vec<Felt> = (0..K).map(|_| rng.felt()).collect();
+    let mut out = vec![Felt::ZERO; K];
+    let mut g = c.benchmark_group("get_public_key_batch/256");
+    g.throughput(Throughput::Elements(K as u64));
+    g.sample_size(10);
+    g.bench_function("scalar_get_public_key_loop", |b| {
+        b.iter(|| {
+            for k in &keys {
+                black_box(starkbatch::get_public_key(black_box(k)));
+            }
+        })
+    });
+    g.bench_function("get_public_key_batch", |b| {
+        b.iter(|| starkbatch::ecdsa::get_public_key_batch(black_box(&keys), &mut out))
+    });
+    g.bench_function("get_public_key_batch_par", |b| {
+        b.iter(|| starkbatch::ecdsa::get_public_key_batch_par(black_box(&keys), &mut out))
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_public_key,
+    bench_double,
+    bench_add,
+    bench_to_affine,
+    bench_verify
+);
 criterion_main!(benches);

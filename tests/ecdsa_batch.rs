@@ -145,3 +145,41 @@ fn length_mismatch_panics() {
     let mut out = [Ok(true); 2];
     verify_batch(&[VerifyItem::default(); 3], &mut out);
 }
+
+#[test]
+fn public_keys_match_scalar() {
+    use starkbatch::ecdsa::{get_public_key_batch, get_public_key_batch_par};
+    let mut rng = Rng(5);
+    let n_minus_1 = Felt::from_raw_limbs([
+        0x1e66_a241_adc6_4d2e,
+        0xb781_126d_cae7_b232,
+        0xffff_ffff_ffff_ffff,
+        0x0800_0000_0000_0010,
+    ])
+    .unwrap();
+    let specials = [
+        Felt::ZERO,
+        Felt::ONE,
+        Felt::MAX,
+        n_minus_1,
+        n_minus_1 + Felt::ONE, // n: infinity, key 0
+        n_minus_1 + Felt::TWO,
+    ];
+    for len in [0usize, 1, 2, 7, 255, 256, 257, 600] {
+        let mut keys: Vec<Felt> = (0..len).map(|_| rng.small()).collect();
+        for (i, s) in specials.iter().enumerate() {
+            if len > 0 {
+                keys[(i * 37) % len] = *s;
+            }
+        }
+        let mut out = vec![Felt::MAX; len];
+        get_public_key_batch(&keys, &mut out);
+        let mut outp = vec![Felt::MAX; len];
+        get_public_key_batch_par(&keys, &mut outp);
+        for i in 0..len {
+            let want = get_public_key(&keys[i]);
+            assert_eq!(out[i], want, "len {len}, i {i}");
+            assert_eq!(outp[i], want, "par, len {len}, i {i}");
+        }
+    }
+}

@@ -32,6 +32,7 @@
 mod error;
 mod gen_table;
 mod keys;
+mod keys_batch;
 mod recover;
 mod rfc6979;
 mod scalar;
@@ -42,6 +43,7 @@ mod verify_batch;
 
 pub use error::{RecoverError, SignError, VerifyError};
 pub use keys::get_public_key;
+pub use keys_batch::{get_public_key_batch, get_public_key_batch_par};
 pub use recover::recover;
 pub use rfc6979::rfc6979_generate_k;
 pub use scalar::Scalar;
