@@ -236,9 +236,10 @@ impl<V: Lane> PackedSelect for Packed<V> {
     }
     #[inline(always)]
     fn select(mask: V, a: Self, b: Self) -> Self {
+        // A loop, not `map`: a closure would not inherit the entry point's target features.
         let mut out = a.0;
-        for i in 0..9 {
-            out[i] = V::select(mask, a.0[i], b.0[i]);
+        for (o, (x, y)) in out.iter_mut().zip(a.0.iter().zip(b.0.iter())) {
+            *o = V::select(mask, *x, *y);
         }
         Packed(out)
     }
