@@ -31,6 +31,10 @@
 //!   signing.
 //! - [`double_scalar_mul_vartime`]: a·G + b·Q (interleaved NAF), for verification.
 //!
+//! # Batches
+//! [`double_batch`], [`add_batch`] and [`to_affine_batch`] (and `_par`) run the same formulas in
+//! SIMD lanes on the current [`crate::Backend`], with identical results (`batch.rs`).
+//!
 //! Scalars are `&[u64; 4]`, the little-endian limbs of a 256-bit integer (for a [`Felt`] use
 //! [`Felt::to_raw_limbs`]); they are used as given, not reduced modulo n.
 
