@@ -50,6 +50,9 @@ pub use ecdsa::{
     get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
     Scalar, SignError, Signature, VerifyError,
 };
+pub use ecdsa::{
+    get_public_key_batch, get_public_key_batch_par, verify_batch, verify_batch_par, VerifyItem,
+};
 pub use field::{Felt, FeltError, PackedFelt};
 pub use hash::{PairHash, Pedersen, Poseidon};
 pub use pedersen::{

@@ -19,6 +19,7 @@ pub(crate) mod felt4;
 pub(crate) mod lane;
 pub(crate) mod packed;
 pub(crate) mod portable;
+pub(crate) mod select;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
@@ -110,11 +111,13 @@ fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
-/// AVX-512 F and IFMA: everything the `avx512ifma` backend's entry points enable.
+/// AVX-512 F and IFMA: everything the `avx512ifma` backend's entry points enable; and AVX2,
+/// whose entry points this backend uses for the curve operations (`crate::batch::curve_entry`).
 #[cfg(target_arch = "x86_64")]
 fn has_avx512ifma() -> bool {
     std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512ifma")
+        && has_avx2()
 }
 
 #[cfg(target_arch = "aarch64")]

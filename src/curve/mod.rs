@@ -26,21 +26,32 @@
 //!
 //! # Scalar multiplication
 //! - [`ProjectivePoint::mul_vartime`]: width-5 NAF, variable time (public scalars).
-//! - [`mul_generator_ct`]: fixed-base k·G with a precomputed table and a constant-time scan.
+//! - [`mul_generator_ct`]: fixed-base k·G (k used modulo n) with a precomputed radix-128 comb
+//!   table and a constant-time scan; the one constant-time path, also behind key derivation and
+//!   signing.
 //! - [`double_scalar_mul_vartime`]: a·G + b·Q (interleaved NAF), for verification.
+//!
+//! # Batches
+//! [`double_batch`], [`add_batch`] and [`to_affine_batch`] (and `_par`) run the same formulas in
+//! SIMD lanes on the current [`crate::Backend`], with identical results (`batch.rs`).
 //!
 //! Scalars are `&[u64; 4]`, the little-endian limbs of a 256-bit integer (for a [`Felt`] use
 //! [`Felt::to_raw_limbs`]); they are used as given, not reduced modulo n.
 
 mod affine;
+pub(crate) mod batch;
 mod error;
 mod fixed_base;
 pub mod formulas;
 mod projective;
-mod wnaf;
+pub(crate) mod wnaf;
 
 pub use affine::AffinePoint;
+pub use batch::{
+    add_batch, add_batch_par, double_batch, double_batch_par, to_affine_batch, to_affine_batch_par,
+};
 pub use error::CurveError;
+pub(crate) use fixed_base::inverse_ct;
 pub use fixed_base::mul_generator_ct;
 pub use projective::ProjectivePoint;
 pub use wnaf::double_scalar_mul_vartime;

@@ -1,7 +1,7 @@
 //! [`sign`]: an ECDSA signature with a caller-chosen k.
 
-use super::fixed_base_ct::{inverse_ct, mul_generator_secret};
 use super::{ExtendedSignature, Scalar, SignError, ELEMENT_UPPER_BOUND};
+use crate::curve::{inverse_ct, mul_generator_ct};
 use crate::Felt;
 
 /// Signs `message` (a hash below 2^251) with `private_key` and the nonce `k`:
@@ -11,7 +11,7 @@ use crate::Felt;
 /// reveals the private key.
 ///
 /// Constant time in `private_key` and `k`: k·G is the constant-time fixed-base multiplication
-/// (`fixed_base_ct.rs`), Z is inverted modulo p and k modulo n with the constant-time safegcd
+/// ([`mul_generator_ct`]), Z is inverted modulo p and k modulo n with the constant-time safegcd
 /// ([`Scalar::inverse`]). Only the final checks on the public outputs r and s branch.
 ///
 /// # Errors
@@ -24,7 +24,7 @@ pub fn sign(private_key: &Felt, message: &Felt, k: &Felt) -> Result<ExtendedSign
     if *message >= ELEMENT_UPPER_BOUND {
         return Err(SignError::InvalidMessageHash);
     }
-    let point = mul_generator_secret(k);
+    let point = mul_generator_ct(&k.to_raw_limbs());
     // Z = 0 exactly when k ≡ 0 (mod n); the zero "inverse" then gives r = 0, rejected below.
     let zinv = inverse_ct(&point.z);
     let zinv2 = zinv.square();

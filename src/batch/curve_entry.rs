@@ -1,0 +1,220 @@
+//! Entry points and [`Backend`] methods for the batch curve and ECDSA operations
+//! (`crate::curve::batch`, `crate::ecdsa::batch`): one function per operation and backend,
+//! instantiating the generic drivers with the backend's packed type (which must implement
+//! `PackedSelect`); the SIMD ones carry `#[target_feature]`, as for Poseidon (`entry.rs`).
+
+use crate::backend::{Backend, Kind};
+use crate::curve::{AffinePoint, ProjectivePoint};
+use rayon::prelude::*;
+
+macro_rules! curve_entry_points {
+    ($(#[$attr:meta])* $name:ident, $packed:ty) => {
+        /// Curve entry points for one lane type.
+        ///
+        /// # Safety
+        /// Each function may only be called when the CPU supports this lane type's
+        /// instruction set (checked by `crate::Backend`, see `docs/backends.md`).
+        pub(crate) mod $name {
+            use crate::curve::batch as drivers;
+            use crate::curve::{AffinePoint, ProjectivePoint};
+
+            type P = $packed;
+
+            $(#[$attr])*
+            pub(crate) unsafe fn double_points(points: &mut [ProjectivePoint]) {
+                drivers::double_points::<P>(points)
+            }
+            $(#[$attr])*
+            pub(crate) unsafe fn add_points(points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
+                drivers::add_points::<P>(points, others)
+            }
+            $(#[$attr])*
+            pub(crate) unsafe fn to_affine_points(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
+                drivers::to_affine_points::<P>(points, out)
+            }
+        }
+    };
+}
+
+curve_entry_points!(portable, crate::backend::felt4::X4<crate::field::Felt>);
+#[cfg(target_arch = "x86_64")]
+curve_entry_points!(
+    #[target_feature(enable = "avx2")]
+    avx2,
+    crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>
+);
+#[cfg(target_arch = "aarch64")]
+curve_entry_points!(
+    #[target_feature(enable = "neon")]
+    neon,
+    crate::backend::packed::Packed<crate::backend::neon::NeonLane>
+);
+// The 9×28-bit field over plain arrays and the one-lane scalar type: references in tests.
+#[cfg(test)]
+curve_entry_points!(
+    lanes_portable,
+    crate::backend::packed::Packed<crate::backend::portable::PortableLane>
+);
+#[cfg(test)]
+curve_entry_points!(scalar, crate::field::Felt);
+
+/// Dispatches one call to the curve entry point of `$backend`'s instruction set. The
+/// avx512ifma backend runs the AVX2 curve code (its field has no `PackedSelect` yet); a backend
+/// without curve entry points would run the portable ones.
+macro_rules! curve_dispatch {
+    ($backend:expr, $f:ident ( $($arg:expr),* )) => {
+        #[allow(unreachable_patterns)]
+        match $backend.0 {
+            // SAFETY: portable code needs no CPU feature.
+            Kind::Portable => unsafe { portable::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a Backend with Kind::Avx2 is only created after
+            // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            Kind::Avx2 => unsafe { avx2::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a Backend with Kind::Avx512Ifma is only created after has_avx512ifma(),
+            // which includes is_x86_feature_detected!("avx2"), returned true (backend/mod.rs).
+            // The IFMA field has no mask operations yet, so curve batches use the AVX2 lanes.
+            Kind::Avx512Ifma => unsafe { avx2::$f($($arg),*) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: a Backend with Kind::Neon is only created after
+            // is_aarch64_feature_detected!("neon") returned true (backend/mod.rs).
+            Kind::Neon => unsafe { neon::$f($($arg),*) },
+            // SAFETY: as the portable arm.
+            _ => unsafe { portable::$f($($arg),*) },
+        }
+    };
+}
+
+/// Chunk length for the parallel variants: a multiple of the lane count, about four chunks per
+/// thread, at least `min` elements.
+fn par_chunk(n: usize, lanes: usize, min: usize) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    let per = n.div_ceil(threads * 4).max(min);
+    per.div_ceil(lanes) * lanes
+}
+
+impl Backend {
+    /// Doubles every point in place (as [`ProjectivePoint::double`]); see
+    /// [`crate::curve::double_batch`].
+    pub fn double_batch(&self, points: &mut [ProjectivePoint]) {
+        curve_dispatch!(self, double_points(points))
+    }
+
+    /// `points[i] = points[i] + others[i]` (as [`ProjectivePoint::add`]); see
+    /// [`crate::curve::add_batch`].
+    ///
+    /// # Panics
+    /// If `points.len() != others.len()`.
+    pub fn add_batch(&self, points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
+        assert_eq!(
+            points.len(),
+            others.len(),
+            "add_batch: points and others differ in length"
+        );
+        curve_dispatch!(self, add_points(points, others))
+    }
+
+    /// `out[i] = points[i].to_affine()` with one field inversion; see
+    /// [`crate::curve::to_affine_batch`].
+    ///
+    /// # Panics
+    /// If `points.len() != out.len()`.
+    pub fn to_affine_batch(&self, points: &[ProjectivePoint], out: &mut [AffinePoint]) {
+        assert_eq!(
+            points.len(),
+            out.len(),
+            "to_affine_batch: points and out differ in length"
+        );
+        curve_dispatch!(self, to_affine_points(points, out))
+    }
+
+    /// [`Backend::double_batch`] on the rayon thread pool.
+    pub fn double_batch_par(&self, points: &mut [ProjectivePoint]) {
+        let c = par_chunk(points.len(), self.lanes(), 64);
+        points.par_chunks_mut(c).for_each(|p| self.double_batch(p));
+    }
+
+    /// [`Backend::add_batch`] on the rayon thread pool.
+    ///
+    /// # Panics
+    /// If `points.len() != others.len()`.
+    pub fn add_batch_par(&self, points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
+        assert_eq!(
+            points.len(),
+            others.len(),
+            "add_batch_par: points and others differ in length"
+        );
+        let c = par_chunk(points.len(), self.lanes(), 64);
+        points
+            .par_chunks_mut(c)
+            .zip(others.par_chunks(c))
+            .for_each(|(p, o)| self.add_batch(p, o));
+    }
+
+    /// [`Backend::to_affine_batch`] on the rayon thread pool (one inversion per piece of at
+    /// least 256 points).
+    ///
+    /// # Panics
+    /// If `points.len() != out.len()`.
+    pub fn to_affine_batch_par(&self, points: &[ProjectivePoint], out: &mut [AffinePoint]) {
+        assert_eq!(
+            points.len(),
+            out.len(),
+            "to_affine_batch_par: points and out differ in length"
+        );
+        let c = par_chunk(points.len(), self.lanes(), 256);
+        points
+            .par_chunks(c)
+            .zip(out.par_chunks_mut(c))
+            .for_each(|(p, o)| self.to_affine_batch(p, o));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::curve::{ProjectivePoint, GENERATOR};
+
+    #[test]
+    fn reference_lane_types_match_scalar() {
+        // The 9×28-bit field over plain arrays (the reference for the SIMD lanes) and the
+        // one-lane scalar type, on a batch with infinity, P + P and P + (−P) mixed in.
+        let mut a: Vec<ProjectivePoint> = (1..=11u64)
+            .map(|k| GENERATOR.mul_vartime(&[k * 0x9e37_79b9, k, 0, 0]))
+            .collect();
+        let mut b: Vec<ProjectivePoint> = (1..=11u64)
+            .map(|k| GENERATOR.mul_vartime(&[k, 0, k, 0]))
+            .collect();
+        a[2] = ProjectivePoint::INFINITY;
+        b[5] = ProjectivePoint::INFINITY;
+        b[6] = a[6];
+        b[7] = a[7].neg();
+        for run in 0..2 {
+            let mut d = a.clone();
+            let mut s = a.clone();
+            let mut out = vec![crate::curve::AffinePoint::INFINITY; a.len()];
+            // SAFETY: neither reference type needs a CPU feature.
+            unsafe {
+                if run == 0 {
+                    super::lanes_portable::double_points(&mut d);
+                    super::lanes_portable::add_points(&mut s, &b);
+                    super::lanes_portable::to_affine_points(&a, &mut out);
+                } else {
+                    super::scalar::double_points(&mut d);
+                    super::scalar::add_points(&mut s, &b);
+                    super::scalar::to_affine_points(&a, &mut out);
+                }
+            }
+            for i in 0..a.len() {
+                let (dw, sw) = (a[i].double(), a[i].add(&b[i]));
+                assert_eq!([d[i].x, d[i].y, d[i].z], [dw.x, dw.y, dw.z]);
+                assert_eq!(
+                    [s[i].x, s[i].y, s[i].z],
+                    [sw.x, sw.y, sw.z],
+                    "run {run}, i {i}"
+                );
+                assert_eq!(out[i], a[i].to_affine());
+            }
+        }
+    }
+}

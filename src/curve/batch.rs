@@ -1,0 +1,312 @@
+//! Batch point arithmetic across SIMD lanes: [`double_batch`], [`add_batch`] and
+//! [`to_affine_batch`] (and their `_par` variants), with methods of the same names on
+//! [`Backend`](crate::Backend).
+//!
+//! # Method
+//! Points are gathered `LANES` at a time into the backend's packed field type (lane `k` holds
+//! coordinate X, Y or Z of point `i + k`) and run through the formulas of [`super::formulas`],
+//! the same code the scalar [`ProjectivePoint`] methods run, then scattered back. The outputs
+//! are the very triples the scalar functions produce (bit for bit after the canonical store),
+//! on every backend. The tail (fewer than `LANES` points) is padded and only its real lanes are
+//! written back.
+//!
+//! - Doubling (dbl-2007-bl) is exact for every input, infinity included (Z = 0 stays 0): no
+//!   mask at all.
+//! - Addition (add-2007-bl) computes the generic sum and, only when some lane needs it (a
+//!   variable-time test, as [`ProjectivePoint::add`] itself branches), the doubling; then it
+//!   picks per lane with masks, in the scalar function's order: `a` at infinity → `b`;
+//!   `b` at infinity → `a`; H = 0 and r = 0 (P + P) → the doubling; H = 0 and r ≠ 0
+//!   (P + (−P)) → infinity (1, 1, 0); else the generic sum.
+//! - Conversion to affine uses Montgomery's trick in the lanes: each lane keeps a running
+//!   product of its Z values (zeros replaced by 1), the `LANES` lane products are inverted with
+//!   one field inversion in total ([`Felt::batch_inverse`]), and a backward pass yields each
+//!   Z⁻¹ with two multiplications. A point with Z = 0 becomes [`AffinePoint::INFINITY`]. The
+//!   forward products are kept in one scratch vector of `n / LANES` packed values (the only
+//!   allocation).
+//!
+//! # Backends
+//! Every [`Backend`](crate::Backend): portable runs four scalar elements in lock-step
+//! (`X4<Felt>`), AVX2 and NEON the 9×28-bit lanes. Lane types are converted on load and store
+//! (one product per coordinate each way for the 9×28-bit lanes), which is part of the measured
+//! cost.
+
+use super::formulas;
+use super::{AffinePoint, ProjectivePoint};
+use crate::backend::select::PackedSelect;
+use crate::batch::drivers::MAX_LANES;
+use crate::field::Felt;
+
+/// The number of elements in the chunk starting at `i` (at most `l`).
+#[inline(always)]
+fn take(n: usize, i: usize, l: usize) -> usize {
+    if n - i < l {
+        n - i
+    } else {
+        l
+    }
+}
+
+/// A packed Jacobian point.
+#[derive(Clone, Copy)]
+pub(crate) struct PackedPoint<P> {
+    pub(crate) x: P,
+    pub(crate) y: P,
+    pub(crate) z: P,
+}
+
+impl<P: PackedSelect> PackedPoint<P> {
+    /// Lanes from `points` (at most `LANES`), padded with `pad`.
+    #[inline(always)]
+    pub(crate) fn gather(points: &[ProjectivePoint], pad: &ProjectivePoint) -> Self {
+        let l = P::LANES;
+        let mut xs = [pad.x; MAX_LANES];
+        let mut ys = [pad.y; MAX_LANES];
+        let mut zs = [pad.z; MAX_LANES];
+        for (k, p) in points.iter().enumerate() {
+            xs[k] = p.x;
+            ys[k] = p.y;
+            zs[k] = p.z;
+        }
+        PackedPoint {
+            x: P::load(&xs[..l]),
+            y: P::load(&ys[..l]),
+            z: P::load(&zs[..l]),
+        }
+    }
+
+    /// Writes the first `points.len()` lanes into `points`.
+    #[inline(always)]
+    pub(crate) fn scatter(self, points: &mut [ProjectivePoint]) {
+        let l = P::LANES;
+        let mut xs = [Felt::ZERO; MAX_LANES];
+        let mut ys = [Felt::ZERO; MAX_LANES];
+        let mut zs = [Felt::ZERO; MAX_LANES];
+        self.x.store(&mut xs[..l]);
+        self.y.store(&mut ys[..l]);
+        self.z.store(&mut zs[..l]);
+        for (k, p) in points.iter_mut().enumerate() {
+            *p = ProjectivePoint {
+                x: xs[k],
+                y: ys[k],
+                z: zs[k],
+            };
+        }
+    }
+
+    /// `b` in the lanes where `mask` is set, `a` elsewhere.
+    #[inline(always)]
+    pub(crate) fn select(mask: P::Word, a: Self, b: Self) -> Self {
+        PackedPoint {
+            x: P::select(mask, a.x, b.x),
+            y: P::select(mask, a.y, b.y),
+            z: P::select(mask, a.z, b.z),
+        }
+    }
+
+    /// `2·self` in every lane (exact for every input).
+    #[inline(always)]
+    pub(crate) fn double(self) -> Self {
+        let (x, y, z) = formulas::double(self.x, self.y, self.z);
+        PackedPoint { x, y, z }
+    }
+
+    /// `self + other` in every lane, exactly as [`ProjectivePoint::add`] (module docs);
+    /// `infinity` is the packed (1, 1, 0).
+    #[inline(always)]
+    pub(crate) fn add(self, other: Self, infinity: Self) -> Self {
+        let ((x, y, z), h, r) =
+            formulas::add_unchecked(self.x, self.y, self.z, other.x, other.y, other.z);
+        let mut out = PackedPoint { x, y, z };
+        let h0 = h.zero_mask();
+        let a_inf = self.z.zero_mask();
+        let b_inf = other.z.zero_mask();
+        if P::any(h0) {
+            let r0 = r.zero_mask();
+            out = Self::select(P::word_and(h0, P::mask_not(r0)), out, infinity);
+            out = Self::select(P::word_and(h0, r0), out, self.double());
+        }
+        out = Self::select(b_inf, out, self);
+        Self::select(a_inf, out, other)
+    }
+}
+
+/// Doubles every point in place, `LANES` at a time.
+#[inline(always)]
+pub(crate) fn double_points<P: PackedSelect>(points: &mut [ProjectivePoint]) {
+    let l = P::LANES;
+    assert!(l <= MAX_LANES);
+    let n = points.len();
+    let mut i = 0;
+    while i < n {
+        let t = take(n, i, l);
+        let chunk = &mut points[i..i + t];
+        PackedPoint::<P>::gather(chunk, &ProjectivePoint::INFINITY)
+            .double()
+            .scatter(chunk);
+        i += t;
+    }
+}
+
+/// `points[i] = points[i] + others[i]`. Precondition: equal lengths.
+#[inline(always)]
+pub(crate) fn add_points<P: PackedSelect>(
+    points: &mut [ProjectivePoint],
+    others: &[ProjectivePoint],
+) {
+    let l = P::LANES;
+    assert!(l <= MAX_LANES && points.len() == others.len());
+    let one = P::constant(&P::prepare(Felt::ONE));
+    let infinity = PackedPoint {
+        x: one,
+        y: one,
+        z: P::zero(),
+    };
+    let n = points.len();
+    let mut i = 0;
+    while i < n {
+        let t = take(n, i, l);
+        let pad = ProjectivePoint::INFINITY;
+        let b = PackedPoint::<P>::gather(&others[i..i + t], &pad);
+        let chunk = &mut points[i..i + t];
+        let a = PackedPoint::<P>::gather(chunk, &pad);
+        a.add(b, infinity).scatter(chunk);
+        i += t;
+    }
+}
+
+/// `out[i] = points[i].to_affine()`, with one field inversion in total. Precondition: equal
+/// lengths.
+#[inline(always)]
+pub(crate) fn to_affine_points<P: PackedSelect>(
+    points: &[ProjectivePoint],
+    out: &mut [AffinePoint],
+) {
+    let l = P::LANES;
+    assert!(l <= MAX_LANES && points.len() == out.len());
+    let n = points.len();
+    if n == 0 {
+        return;
+    }
+    let chunks = n.div_ceil(l);
+    // prefix[c] = the lane-wise product of the (non-zero) Z of chunks 0..c.
+    let mut prefix: Vec<P> = Vec::with_capacity(chunks);
+    let one = P::constant(&P::prepare(Felt::ONE));
+    let mut acc = one;
+    let mut c = 0;
+    while c < chunks {
+        prefix.push(acc);
+        acc = acc.mul(load_z::<P>(points, c * l));
+        c += 1;
+    }
+    // One inversion for the LANES lane products (all non-zero).
+    let mut lane_products = [Felt::ONE; MAX_LANES];
+    acc.store(&mut lane_products[..l]);
+    Felt::batch_inverse(&mut lane_products[..l]);
+    let mut inv = P::load(&lane_products[..l]);
+    let mut c = chunks;
+    while c > 0 {
+        c -= 1;
+        let i = c * l;
+        let z = load_z::<P>(points, i);
+        let zinv = inv.mul(prefix[c]);
+        inv = inv.mul(z);
+        let t = take(n, i, l);
+        let mut xs = [Felt::ZERO; MAX_LANES];
+        let mut ys = [Felt::ZERO; MAX_LANES];
+        for k in 0..t {
+            xs[k] = points[i + k].x;
+            ys[k] = points[i + k].y;
+        }
+        let zinv2 = zinv.square();
+        let x = P::load(&xs[..l]).mul(zinv2);
+        let y = P::load(&ys[..l]).mul(zinv2.mul(zinv));
+        x.store(&mut xs[..l]);
+        y.store(&mut ys[..l]);
+        for k in 0..t {
+            let inf = points[i + k].z.is_zero() as u64;
+            out[i + k] = AffinePoint {
+                x: Felt::select(&xs[k], &Felt::ZERO, inf),
+                y: Felt::select(&ys[k], &Felt::ZERO, inf),
+                infinity: inf == 1,
+            };
+        }
+    }
+}
+
+/// The Z values of the chunk at `i`, zeros (infinity) and padding replaced by 1.
+#[inline(always)]
+fn load_z<P: PackedSelect>(points: &[ProjectivePoint], i: usize) -> P {
+    let l = P::LANES;
+    let t = take(points.len(), i, l);
+    let mut zs = [Felt::ONE; MAX_LANES];
+    for k in 0..t {
+        let z = points[i + k].z;
+        zs[k] = Felt::select(&z, &Felt::ONE, z.is_zero() as u64);
+    }
+    P::load(&zs[..l])
+}
+
+/// Doubles every point in place: `points[i] = points[i].double()`, on [`Backend::current`]'s
+/// lanes. Results are identical to [`ProjectivePoint::double`].
+///
+/// ```
+/// use starkbatch::curve::{double_batch, ProjectivePoint, GENERATOR};
+/// let g = ProjectivePoint::from_affine(&GENERATOR);
+/// let mut pts = vec![g, ProjectivePoint::INFINITY, g.double()];
+/// double_batch(&mut pts);
+/// assert_eq!(pts[0], g.double());
+/// assert!(pts[1].is_infinity());
+/// assert_eq!(pts[2], g.double().double());
+/// ```
+///
+/// # Panics
+/// If `STARKBATCH_BACKEND` names a backend this CPU lacks (see [`Backend::current`]).
+///
+/// [`Backend::current`]: crate::Backend::current
+pub fn double_batch(points: &mut [ProjectivePoint]) {
+    crate::Backend::current().double_batch(points)
+}
+
+/// `points[i] = points[i] + others[i]` (exact for infinity, P + P and P + (−P), identical to
+/// [`ProjectivePoint::add`]) on [`Backend::current`](crate::Backend::current)'s lanes.
+///
+/// # Panics
+/// If `points.len() != others.len()`, or if `STARKBATCH_BACKEND` names a backend this CPU
+/// lacks.
+pub fn add_batch(points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
+    crate::Backend::current().add_batch(points, others)
+}
+
+/// `out[i] = points[i].to_affine()` with one field inversion for the whole batch (Montgomery's
+/// trick), on [`Backend::current`](crate::Backend::current)'s lanes. Branch-free in the point
+/// values.
+///
+/// # Panics
+/// If `points.len() != out.len()`, or if `STARKBATCH_BACKEND` names a backend this CPU lacks.
+pub fn to_affine_batch(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
+    crate::Backend::current().to_affine_batch(points, out)
+}
+
+/// [`double_batch`] split over the rayon thread pool.
+///
+/// # Panics
+/// As [`double_batch`].
+pub fn double_batch_par(points: &mut [ProjectivePoint]) {
+    crate::Backend::current().double_batch_par(points)
+}
+
+/// [`add_batch`] split over the rayon thread pool.
+///
+/// # Panics
+/// As [`add_batch`].
+pub fn add_batch_par(points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
+    crate::Backend::current().add_batch_par(points, others)
+}
+
+/// [`to_affine_batch`] split over the rayon thread pool (one inversion per piece).
+///
+/// # Panics
+/// As [`to_affine_batch`].
+pub fn to_affine_batch_par(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
+    crate::Backend::current().to_affine_batch_par(points, out)
+}

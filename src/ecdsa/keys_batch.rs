@@ -1,0 +1,80 @@
+//! [`get_public_key_batch`]: many public keys with one shared field inversion per chunk.
+//!
+//! # Method
+//! Each key runs the constant-time comb [`mul_generator_ct`] unchanged (reduction mod n with
+//! masks, a whole table row scanned per window, masked selects). Only the conversion to affine
+//! is shared: within a chunk of [`CHUNK`] keys the Z values are inverted together with
+//! [`Felt::batch_inverse`] (Montgomery's trick with branch-free selects around one
+//! constant-time safegcd inversion), instead of one constant-time inversion per key.
+//!
+//! # Constant time
+//! No branch and no memory index depends on a private key: the comb is constant time per key,
+//! the batch inversion's work depends only on the batch length, and a key ≡ 0 (mod n) (Z = 0)
+//! gets the "inverse" 0 through a select, giving 0 as [`get_public_key`] does.
+//!
+//! [`get_public_key`]: super::get_public_key
+
+use crate::curve::mul_generator_ct;
+use crate::Felt;
+use rayon::prelude::*;
+
+/// Keys per shared inversion.
+const CHUNK: usize = 256;
+
+/// `out[i] = get_public_key(&private_keys[i])` for every key, with one field inversion per
+/// 256 keys. Constant time in the keys (module docs).
+///
+/// ```
+/// use starkbatch::ecdsa::get_public_key_batch;
+/// use starkbatch::{get_public_key, Felt};
+/// let keys = [Felt::ONE, Felt::from(0x1234u64), Felt::ZERO];
+/// let mut out = [Felt::ZERO; 3];
+/// get_public_key_batch(&keys, &mut out);
+/// for (k, o) in keys.iter().zip(&out) {
+///     assert_eq!(*o, get_public_key(k));
+/// }
+/// ```
+///
+/// # Panics
+/// If `private_keys.len() != out.len()`.
+pub fn get_public_key_batch(private_keys: &[Felt], out: &mut [Felt]) {
+    assert_eq!(
+        private_keys.len(),
+        out.len(),
+        "get_public_key_batch: private_keys and out differ in length"
+    );
+    let mut xs = Vec::with_capacity(CHUNK.min(private_keys.len()));
+    let mut zs = Vec::with_capacity(CHUNK.min(private_keys.len()));
+    for (keys, o) in private_keys.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+        xs.clear();
+        zs.clear();
+        for d in keys {
+            let p = mul_generator_ct(&d.to_raw_limbs());
+            xs.push(p.x);
+            zs.push(p.z);
+        }
+        // Zeros (keys ≡ 0 mod n) stay 0, so their x becomes 0.
+        Felt::batch_inverse(&mut zs);
+        for ((o, x), zinv) in o.iter_mut().zip(&xs).zip(&zs) {
+            *o = *x * zinv.square();
+        }
+    }
+}
+
+/// [`get_public_key_batch`] split over the rayon thread pool (pieces of at least 64 keys).
+///
+/// # Panics
+/// If `private_keys.len() != out.len()`.
+pub fn get_public_key_batch_par(private_keys: &[Felt], out: &mut [Felt]) {
+    assert_eq!(
+        private_keys.len(),
+        out.len(),
+        "get_public_key_batch_par: private_keys and out differ in length"
+    );
+    let threads = rayon::current_num_threads().max(1);
+    let piece = private_keys.len().div_ceil(4 * threads).clamp(64, CHUNK);
+    private_keys
+        .par_chunks(piece)
+        .zip(out.par_chunks_mut(piece))
+        .for_each(|(k, o)| get_public_key_batch(k, o));
+}

@@ -1,0 +1,185 @@
+//! `verify_batch` / `verify_batch_par` against the scalar `verify`, item by item: valid
+//! signatures mixed with every kind of invalid item (a public key off the curve, r or s zero or
+//! out of range, s whose inverse is out of range, a message >= 2^251, a wrong message), at
+//! every position and across the 256-item chunk boundary.
+
+use starkbatch::ecdsa::{verify_batch, verify_batch_par, VerifyItem};
+use starkbatch::{get_public_key, sign, verify, Felt, Scalar, VerifyError};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A value below 2^251.
+    fn small(&mut self) -> Felt {
+        Felt::from_raw_limbs([self.next(), self.next(), self.next(), self.next() >> 5]).unwrap()
+    }
+}
+
+fn bound() -> Felt {
+    Felt::TWO.pow(251)
+}
+
+/// A valid item.
+fn valid(rng: &mut Rng) -> VerifyItem {
+    loop {
+        let d = rng.small();
+        let m = rng.small();
+        let k = rng.small();
+        if let Ok(sig) = sign(&d, &m, &k) {
+            return VerifyItem {
+                public_key: get_public_key(&d),
+                message: m,
+                r: sig.r,
+                s: sig.s,
+            };
+        }
+    }
+}
+
+/// An s < 2^251 whose inverse mod n is >= 2^251 (verify rejects it after the inversion).
+fn s_with_large_inverse(rng: &mut Rng) -> Felt {
+    loop {
+        let w = Scalar::from_felt(&(bound() + rng.small())).unwrap();
+        let s = w.inverse().to_felt();
+        if s < bound() && !s.is_zero() {
+            return s;
+        }
+    }
+}
+
+/// Every kind of item, derived from a valid one.
+fn variants(rng: &mut Rng) -> Vec<VerifyItem> {
+    let v = valid(rng);
+    let mut off_curve = v;
+    // Find an x with no point: x^3 + x + beta not a square.
+    off_curve.public_key = (1u64..)
+        .map(|x| v.public_key + Felt::from(x))
+        .find(|x| starkbatch::curve::AffinePoint::from_x(*x).is_err())
+        .unwrap();
+    let with = |f: &dyn Fn(&mut VerifyItem)| {
+        let mut i = v;
+        f(&mut i);
+        i
+    };
+    let large_inv = s_with_large_inverse(rng);
+    vec![
+        v,
+        off_curve,
+        with(&|i| i.message += Felt::ONE),
+        with(&|i| i.message = bound()),
+        with(&|i| i.message = Felt::MAX),
+        with(&|i| i.r = Felt::ZERO),
+        with(&|i| i.r = bound()),
+        with(&|i| i.s = Felt::ZERO),
+        with(&|i| i.s = bound() + Felt::ONE),
+        with(&|i| i.s = large_inv),
+        // Several errors at once: the first in verify's order wins.
+        with(&|i| {
+            i.r = Felt::ZERO;
+            i.s = Felt::ZERO;
+            i.public_key = off_curve.public_key;
+        }),
+        with(&|i| i.s = -i.s),
+    ]
+}
+
+fn check(items: &[VerifyItem]) {
+    let mut out = vec![Err(VerifyError::InvalidR); items.len()];
+    verify_batch(items, &mut out);
+    let mut outp = vec![Err(VerifyError::InvalidR); items.len()];
+    verify_batch_par(items, &mut outp);
+    for (i, item) in items.iter().enumerate() {
+        let want = verify(&item.public_key, &item.message, &item.r, &item.s);
+        assert_eq!(out[i], want, "item {i}: {item:?}");
+        assert_eq!(outp[i], want, "par, item {i}");
+    }
+}
+
+#[test]
+fn mixed_valid_and_invalid_items() {
+    let mut rng = Rng(0xdead_beef_1234_5678);
+    let kinds = variants(&mut rng);
+    // Each kind at each position of a short batch of valid items.
+    for n in [1usize, 5, 9] {
+        let base: Vec<VerifyItem> = (0..n).map(|_| valid(&mut rng)).collect();
+        for k in 0..n {
+            for v in &kinds {
+                let mut items = base.clone();
+                items[k] = *v;
+                check(&items);
+            }
+        }
+    }
+    check(&kinds);
+    check(&[]);
+}
+
+#[test]
+fn long_batches_cross_chunk_boundaries() {
+    let mut rng = Rng(99);
+    let kinds = variants(&mut rng);
+    let items: Vec<VerifyItem> = (0..600)
+        .map(|i| {
+            if i % 7 == 3 {
+                kinds[i % kinds.len()]
+            } else {
+                valid(&mut rng)
+            }
+        })
+        .collect();
+    check(&items);
+    // All invalid, and all valid.
+    check(&vec![kinds[1]; 300]);
+    let v = valid(&mut rng);
+    check(&vec![v; 257]);
+}
+
+#[test]
+#[should_panic(expected = "differ in length")]
+fn length_mismatch_panics() {
+    let mut out = [Ok(true); 2];
+    verify_batch(&[VerifyItem::default(); 3], &mut out);
+}
+
+#[test]
+fn public_keys_match_scalar() {
+    use starkbatch::ecdsa::{get_public_key_batch, get_public_key_batch_par};
+    let mut rng = Rng(5);
+    let n_minus_1 = Felt::from_raw_limbs([
+        0x1e66_a241_adc6_4d2e,
+        0xb781_126d_cae7_b232,
+        0xffff_ffff_ffff_ffff,
+        0x0800_0000_0000_0010,
+    ])
+    .unwrap();
+    let specials = [
+        Felt::ZERO,
+        Felt::ONE,
+        Felt::MAX,
+        n_minus_1,
+        n_minus_1 + Felt::ONE, // n: infinity, key 0
+        n_minus_1 + Felt::TWO,
+    ];
+    for len in [0usize, 1, 2, 7, 255, 256, 257, 600] {
+        let mut keys: Vec<Felt> = (0..len).map(|_| rng.small()).collect();
+        for (i, s) in specials.iter().enumerate() {
+            if len > 0 {
+                keys[(i * 37) % len] = *s;
+            }
+        }
+        let mut out = vec![Felt::MAX; len];
+        get_public_key_batch(&keys, &mut out);
+        let mut outp = vec![Felt::MAX; len];
+        get_public_key_batch_par(&keys, &mut outp);
+        for i in 0..len {
+            let want = get_public_key(&keys[i]);
+            assert_eq!(out[i], want, "len {len}, i {i}");
+            assert_eq!(outp[i], want, "par, len {len}, i {i}");
+        }
+    }
+}
