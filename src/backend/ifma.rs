@@ -11,7 +11,8 @@
 //! Limbs 0..=3 are in `[0, 2^52)` and limb 4 is in `[0, 2^45)`; hence `x < 2^253`.
 //! IFMA multiplies only the low 52 bits of each lane, so a limb must be below 2^52 whenever
 //! it enters a product: unlike the 9×28-bit form there is no headroom in the multiplier
-//! inputs, which is why every addition-type operation ends with a full carry ripple.
+//! inputs, which is why every normalising operation ends with a full carry ripple and `mul`
+//! and `square` carry their (possibly lazy) inputs first (see "Lazy operations" below).
 //!
 //! # Multiplication (product scanning, reduction folded in)
 //! The 25 limb products `a_i·b_j < 2^104` are split by IFMA into a low half (bits 0..52, added
