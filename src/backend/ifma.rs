@@ -11,7 +11,8 @@
 //! Limbs 0..=3 are in `[0, 2^52)` and limb 4 is in `[0, 2^45)`; hence `x < 2^253`.
 //! IFMA multiplies only the low 52 bits of each lane, so a limb must be below 2^52 whenever
 //! it enters a product: unlike the 9×28-bit form there is no headroom in the multiplier
-//! inputs, which is why every addition-type operation ends with a full carry ripple.
+//! inputs, which is why every normalising operation ends with a full carry ripple and `mul`
+//! and `square` carry their (possibly lazy) inputs first (see "Lazy operations" below).
 //!
 //! # Multiplication (product scanning, reduction folded in)
 //! The 25 limb products `a_i·b_j < 2^104` are split by IFMA into a low half (bits 0..52, added
@@ -35,10 +36,30 @@
 //! 1. folds the top: `h = x_4 >> 43` (arithmetic, so `h ∈ [-8, 8)`), `x_4 = (x_4 mod 2^43)`,
 //!    and since `2^251 ≡ -(17·2^192 + 1)` it adds `(1 - h)·(17·2^192 + 1)` and `2^251`, i.e.
 //!    the value becomes `x + (1 - h)·p ≡ x`. The extra `+p` keeps it positive:
-//!    it lies in `(2^251 - 2^209.1, 2^252 + 2^210.1)`.
+//!    `|(1 - h)·17·2^36| < 65·17·2^36 < 2^47`, so limb 3 stays in `(-2^57, 2^57)`.
 //! 2. ripples the carries from limb 0 to limb 4 with arithmetic shifts (`c = x_i >> 52`,
-//!    `x_i &= 2^52 - 1`, `x_{i+1} += c`), which leaves limbs 0..=3 in `[0, 2^52)` and limb 4
-//!    equal to `floor(value/2^208) < 2^44.1`: `I` holds.
+//!    `x_i &= 2^52 - 1`, `x_{i+1} += c`), which leaves limbs 0..=3 in `[0, 2^52)`; every carry
+//!    is in `[-33, 33)`, so limb 4 ends in `[2^43 - 33, 2^44 + 33)`: `I` holds.
+//!
+//! # Lazy operations and weights ([`PackedFelt`]'s contract)
+//! A value of weight `w` has limbs 0..=3 in `[0, w·2^52)` and limb 4 in `[0, w·2^45)`
+//! (weight 1 is `I`). The lazy operations are plain lane-wise limb sums with no carries:
+//! `add_lazy` adds limbs, `double_lazy` shifts them left by one, `add_constant_lazy` adds the
+//! canonical limbs of the constant (weight 1), and `sub_lazy(a, b)` computes `a + K - b`, where
+//! `K = 9p` is written redundantly with limbs 0..=3 in `[3·2^52 - 3, 4·2^52)` and limb 4 in
+//! `[2^46, 2^47)`: at least the limbs of any subtrahend of weight 2, so no lane goes negative,
+//! and below weight 4. [`PackedFelt::normalize`] and the normalising `add`, `double`,
+//! `add_constant` are [`normalize`] of the lane-wise sum, whose precondition (limbs 0..=3 in
+//! `(-2^56, 2^56)`, limb 4 in `(-2^49, 2^49)`) holds up to weight 10 (`10·2^52 < 2^56`,
+//! `10·2^45 < 2^49`); `sub` is the plain difference (limbs above `-2^53`) normalised.
+//!
+//! IFMA reads only the low 52 bits of a multiplier limb, so a product cannot take lazy limbs
+//! directly: `mul` and `square` first run [`ripple`] on their inputs (a four-step carry chain,
+//! no top fold, twelve vector operations). For weight at most 4 ([`MUL_WEIGHT`]) it leaves limbs
+//! 0..=3 below 2^52 and limb 4 below `4·2^45 + 4 < 2^48`, so `x < 2^256`; the product is then
+//! below `2^512/2^260 + p < 2^252.6`, and limb 4 of the result is below 2^45: `I` holds. This
+//! costs three ripples per cube instead of one normalisation per linear operation (the Hades
+//! partial round normalises twice instead of seven times).
 //!
 //! # Conversion
 //! A `Felt` holds `a·2^256` in four 64-bit words; loading splits the words into 52-bit limbs
@@ -61,7 +82,7 @@
 use core::arch::x86_64::*;
 
 use crate::field::mont;
-use crate::field::{Felt, PackedFelt};
+use crate::field::{Felt, PackedFelt, MUL_WEIGHT, NORMALIZE_WEIGHT};
 
 /// 52-bit limb mask.
 const M52: u64 = (1 << 52) - 1;
@@ -77,6 +98,45 @@ const LIMB_BOUND: u64 = 1 << 52;
 /// Bound of limb 4 under invariant `I` (exclusive).
 #[cfg(test)]
 const TOP_BOUND: u64 = 1 << 45;
+
+/// `9p` with limbs redistributed (`K_0 = 9 + 3·2^52`, `K_i = p9_i + 3·2^52 - 3` for
+/// `i = 1..=3`, `K_4 = 9·2^43 - 3`): the offset of `sub_lazy` (module docs).
+const K: [u64; 5] = [
+    9 + (3 << 52),
+    (3 << 52) - 3,
+    (3 << 52) - 3,
+    9 * P3 + (3 << 52) - 3,
+    9 * P4 - 3,
+];
+
+// Compile-time checks of the weight bounds (module docs).
+const _: () = {
+    let b = 1u64 << 52;
+    let bt = 1u64 << 45;
+    // K's value is 9p: each limb i > 0 lost 3 units that limb i - 1 gained as 3·2^52.
+    assert!(K[0] - 9 == 3 * b);
+    assert!(K[1] + 3 == 3 * b && K[2] + 3 == 3 * b && K[3] + 3 - 9 * P3 == 3 * b);
+    assert!(K[4] + 3 == 9 * P4);
+    // K is at least every limb of a weight-2 subtrahend and below weight 4.
+    let mut i = 0;
+    while i < 4 {
+        assert!(K[i] >= 2 * b && K[i] < 4 * b);
+        i += 1;
+    }
+    assert!(K[4] >= 2 * bt && K[4] < 4 * bt);
+    // normalize's precondition up to NORMALIZE_WEIGHT, for sums and for `sub`
+    // (minuend weight NORMALIZE_WEIGHT - 4, subtrahend weight 2).
+    let nw = NORMALIZE_WEIGHT as u64;
+    assert!(nw * b <= 1 << 56 && nw * bt <= 1 << 49);
+    assert!(2 * b <= 1 << 56 && 2 * bt <= 1 << 49);
+    // normalize: |t| = |1 - h| <= 65 for limb 4 in (-2^49, 2^49), and t·17·2^36 < 2^47.
+    assert!(65 * P3 < 1 << 47);
+    // mul/square after `ripple` at MUL_WEIGHT: limb 4 below 2^48 (x < 2^256), the product
+    // below 2^252 + p < 2^253 = 2^45·2^208 (limb 4 of the result below 2^45).
+    let mw = MUL_WEIGHT as u64;
+    assert!(mw * bt + mw < 1 << 48);
+    assert!(mw * b < 1 << 63);
+};
 
 /// Splits a value below 2^256 (four little-endian u64) into five 52-bit limbs (the top limb
 /// takes bits 208..256).
@@ -288,7 +348,7 @@ fn mont_square(a: &[V; 5]) -> [V; 5] {
 }
 
 /// Folds the top limb and ripples the carries (module docs). Precondition: limbs 0..=3 in
-/// `(-2^53, 2^54)`, limb 4 in `(-2^46, 2^46)` (as two's-complement lanes). Output: `I`.
+/// `(-2^56, 2^56)`, limb 4 in `(-2^49, 2^49)` (as two's-complement lanes). Output: `I`.
 #[inline(always)]
 fn normalize(mut s: [V; 5]) -> [V; 5] {
     let m52 = splat(M52);
@@ -301,6 +361,20 @@ fn normalize(mut s: [V; 5]) -> [V; 5] {
     s[3] = add(s[3], add(shl::<40>(t), shl::<36>(t)));
     for i in 0..4 {
         let c = sra::<52>(s[i]);
+        s[i] = and(s[i], m52);
+        s[i + 1] = add(s[i + 1], c);
+    }
+    s
+}
+
+/// Carries limbs 0..=3 into the next limb without folding the top (module docs), so that every
+/// limb enters IFMA whole. Precondition: weight at most [`MUL_WEIGHT`] (non-negative limbs).
+/// Output: limbs 0..=3 below 2^52, limb 4 below 2^48, the same value.
+#[inline(always)]
+fn ripple(mut s: [V; 5]) -> [V; 5] {
+    let m52 = splat(M52);
+    for i in 0..4 {
+        let c = shr::<52>(s[i]);
         s[i] = and(s[i], m52);
         s[i + 1] = add(s[i + 1], c);
     }
@@ -384,11 +458,11 @@ impl PackedFelt for Ifma {
     }
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
-        Ifma(mont_mul(&self.0, &rhs.0))
+        Ifma(mont_mul(&ripple(self.0), &ripple(rhs.0)))
     }
     #[inline(always)]
     fn square(self) -> Self {
-        Ifma(mont_square(&self.0))
+        Ifma(mont_square(&ripple(self.0)))
     }
     #[inline(always)]
     fn double(self) -> Self {
@@ -405,6 +479,42 @@ impl PackedFelt for Ifma {
             s[i] = add(s[i], splat(c.limbs[i]));
         }
         Ifma(normalize(s))
+    }
+    #[inline(always)]
+    fn add_lazy(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..5 {
+            s[i] = add(s[i], rhs.0[i]);
+        }
+        Ifma(s)
+    }
+    #[inline(always)]
+    fn double_lazy(self) -> Self {
+        let mut s = self.0;
+        for i in 0..5 {
+            s[i] = shl::<1>(s[i]);
+        }
+        Ifma(s)
+    }
+    #[inline(always)]
+    fn add_constant_lazy(self, c: &IfmaConstant) -> Self {
+        let mut s = self.0;
+        for i in 0..5 {
+            s[i] = add(s[i], splat(c.limbs[i]));
+        }
+        Ifma(s)
+    }
+    #[inline(always)]
+    fn sub_lazy(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..5 {
+            s[i] = sub(add(s[i], splat(K[i])), rhs.0[i]);
+        }
+        Ifma(s)
+    }
+    #[inline(always)]
+    fn normalize(self) -> Self {
+        Ifma(normalize(self.0))
     }
 }
 
@@ -649,6 +759,179 @@ mod tests {
         assert_eq!(store(max), [fx; 8]);
     }
 
+    /// The lane values as Felts, from limbs of any weight: `Σ x_i·2^(52 i) / 2^260`.
+    fn value(x: &Ifma) -> [Felt; 8] {
+        let limbs = x.0.map(store8);
+        let r_inv = Felt::TWO.pow(260).inverse().unwrap();
+        core::array::from_fn(|k| {
+            let mut acc = Felt::ZERO;
+            for i in (0..5).rev() {
+                acc = acc * Felt::TWO.pow(52) + Felt::from(limbs[i][k]);
+            }
+            acc * r_inv
+        })
+    }
+
+    /// Asserts weight `w` (module docs): limbs 0..=3 below `w·2^52`, limb 4 below `w·2^45`.
+    fn check_weight(x: &Ifma, w: u32) {
+        for (i, limb) in x.0.iter().enumerate() {
+            let bound = w as u64 * if i == 4 { TOP_BOUND } else { LIMB_BOUND };
+            for v in store8(*limb) {
+                assert!(v < bound, "limb {i} = {v:#x} exceeds weight {w}");
+            }
+        }
+    }
+
+    /// The largest limbs of weight `w` (a little less in each lane, so lanes differ).
+    fn extreme(w: u32) -> Ifma {
+        let lanes = |bound: u64| load8(&core::array::from_fn(|k| w as u64 * bound - 1 - k as u64));
+        Ifma([
+            lanes(LIMB_BOUND),
+            lanes(LIMB_BOUND),
+            lanes(LIMB_BOUND),
+            lanes(LIMB_BOUND),
+            lanes(TOP_BOUND),
+        ])
+    }
+
+    /// Every lazy and normalising operation at the largest weights the contract allows, on the
+    /// largest limbs of those weights: checked against `Felt` and for its output weight.
+    #[test]
+    fn lazy_worst_case() {
+        if !has_ifma() {
+            return;
+        }
+        let nw = NORMALIZE_WEIGHT;
+        let mw = MUL_WEIGHT;
+        let k = prepare_const(Felt::MAX);
+        let fk = Felt::MAX;
+        for wa in 1..=nw {
+            let a = extreme(wa);
+            let va = value(&a);
+            let n = a.normalize();
+            check_weight(&n, 1);
+            assert_eq!(store(n), va);
+            if wa < nw {
+                let r = a.add_constant_lazy(&k);
+                check_weight(&r, wa + 1);
+                assert_eq!(value(&r), va.map(|x| x + fk));
+                let r = a.add_constant(&k);
+                check_weight(&r, 1);
+                assert_eq!(store(r), va.map(|x| x + fk));
+            }
+            if 2 * wa <= nw {
+                let r = a.double_lazy();
+                check_weight(&r, 2 * wa);
+                assert_eq!(value(&r), va.map(|x| x.double()));
+                let r = a.double();
+                check_weight(&r, 1);
+                assert_eq!(store(r), va.map(|x| x.double()));
+            }
+            for wb in 1..=nw - wa {
+                let b = extreme(wb);
+                let vb = value(&b);
+                let r = a.add_lazy(b);
+                check_weight(&r, wa + wb);
+                assert_eq!(value(&r), core::array::from_fn(|i| va[i] + vb[i]));
+                let r = a.add(b);
+                check_weight(&r, 1);
+                assert_eq!(store(r), core::array::from_fn(|i| va[i] + vb[i]));
+            }
+            if wa + 4 <= nw {
+                for b in [Ifma::zero(), extreme(1), extreme(2)] {
+                    let vb = value(&b);
+                    let r = a.sub_lazy(b);
+                    check_weight(&r, wa + 4);
+                    assert_eq!(value(&r), core::array::from_fn(|i| va[i] - vb[i]));
+                    let r = a.sub(b);
+                    check_weight(&r, 1);
+                    assert_eq!(store(r), core::array::from_fn(|i| va[i] - vb[i]));
+                }
+            }
+            if wa <= mw {
+                for wb in 1..=mw {
+                    let b = extreme(wb);
+                    let vb = value(&b);
+                    let r = a.mul(b);
+                    check_invariant(&r);
+                    assert_eq!(store(r), core::array::from_fn(|i| va[i] * vb[i]));
+                }
+                let r = a.square();
+                check_invariant(&r);
+                assert_eq!(store(r), va.map(|x| x.square()));
+            }
+        }
+    }
+
+    /// Random chains mixing lazy and normalising operations, keeping the weight of every value
+    /// and choosing only operations the contract allows; every result is checked for its
+    /// weight and against `Felt`.
+    fn lazy_chains(seed: u64) {
+        let nw = NORMALIZE_WEIGHT;
+        let mut rng = Rng(seed);
+        let consts: Vec<Felt> = (0..4).map(|_| rng.felt()).collect();
+        let prepared: Vec<IfmaConstant> = consts.iter().map(|c| prepare_const(*c)).collect();
+        for _ in 0..20 {
+            let mut xs: Vec<[Felt; 8]> = (0..4).map(|_| felts8(&mut rng)).collect();
+            let mut ps: Vec<Ifma> = xs.iter().map(|x| load(*x)).collect();
+            let mut ws = [1u32; 4];
+            for _ in 0..400 {
+                let i = (rng.next() % 4) as usize;
+                let j = (rng.next() % 4) as usize;
+                let d = (rng.next() % 4) as usize;
+                let (a, b, fa, fb, wa, wb) = (ps[i], ps[j], xs[i], xs[j], ws[i], ws[j]);
+                let c = (rng.next() % 4) as usize;
+                let (r, fr, wr): (Ifma, [Felt; 8], u32) = match rng.next() % 9 {
+                    0 if wa + wb <= nw => (
+                        a.add_lazy(b),
+                        core::array::from_fn(|k| fa[k] + fb[k]),
+                        wa + wb,
+                    ),
+                    1 if 2 * wa <= nw => (a.double_lazy(), fa.map(|x| x.double()), 2 * wa),
+                    2 if wa < nw => (
+                        a.add_constant_lazy(&prepared[c]),
+                        fa.map(|x| x + consts[c]),
+                        wa + 1,
+                    ),
+                    3 if wa + 4 <= nw && wb <= 2 => (
+                        a.sub_lazy(b),
+                        core::array::from_fn(|k| fa[k] - fb[k]),
+                        wa + 4,
+                    ),
+                    4 => (a.normalize(), fa, 1),
+                    5 if wa <= MUL_WEIGHT && wb <= MUL_WEIGHT => {
+                        (a.mul(b), core::array::from_fn(|k| fa[k] * fb[k]), 1)
+                    }
+                    6 if wa <= MUL_WEIGHT => (a.square(), fa.map(|x| x.square()), 1),
+                    7 if wa + 4 <= nw && wb <= 2 => {
+                        (a.sub(b), core::array::from_fn(|k| fa[k] - fb[k]), 1)
+                    }
+                    8 if wa + wb <= nw => (a.add(b), core::array::from_fn(|k| fa[k] + fb[k]), 1),
+                    // Not allowed at these weights: normalise the operand instead.
+                    _ => (a.normalize(), fa, 1),
+                };
+                check_weight(&r, wr);
+                assert_eq!(value(&r), fr);
+                if wr == 1 {
+                    check_invariant(&r);
+                    assert_eq!(store(r), fr);
+                }
+                ps[d] = r;
+                xs[d] = fr;
+                ws[d] = wr;
+            }
+        }
+    }
+
+    #[test]
+    fn lazy_chains_match_felt() {
+        if !has_ifma() {
+            return;
+        }
+        lazy_chains(7);
+        lazy_chains(0xdead_beef);
+    }
+
     #[test]
     fn constants_are_consistent() {
         // TO_LANE is 2^264 mod p and FROM_LANE is 2^256 mod p, as plain numbers.
@@ -663,5 +946,18 @@ mod tests {
         assert_eq!(value(FROM_LANE), Felt::TWO.pow(256));
         let c = Felt::from(12345u64);
         assert_eq!(value(prepare_const(c).limbs), c * Felt::TWO.pow(260));
+        // K, the offset of sub_lazy, is exactly 9p: its carried digits are 9p's limbs.
+        let mut carry = 0u64;
+        let digits: [u64; 5] = core::array::from_fn(|i| {
+            let t = K[i] + carry;
+            carry = t >> 52;
+            if i == 4 {
+                t
+            } else {
+                t & M52
+            }
+        });
+        assert_eq!(digits, [9, 0, 0, 9 * P3, 9 * P4]);
+        assert_eq!(value(K), Felt::ZERO);
     }
 }
