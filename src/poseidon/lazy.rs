@@ -18,10 +18,12 @@
 //!   steps takes `m = -t_i`, which clears limb `i` with a carry of `(t_i ≠ 0)`, and adds the
 //!   one product `m·P3` at limb `i + 3`.
 //!
-//! All steps are branch-free. Carries are passed as `u64` through 128-bit sums (`adc`, `sbb`,
-//! `mac`), the form LLVM turns into clean `adc` / `sbb` chains; a subtraction is written as the
+//! All steps are branch-free. Carries are passed as `u64` through the shared helpers of
+//! `crate::field::mont` (`adc`, `sbb`, `mac`), the form LLVM turns into clean `adc` / `sbb`
+//! chains; a subtraction is written as the
 //! addition `a + !b + 1`, whose carry out is the complement of the borrow.
 
+use crate::field::mont::{adc, mac, sbb};
 use crate::field::{Felt, PackedFelt};
 
 /// p's top limb, 2^59 + 17 (the other limbs are 1, 0, 0).
@@ -32,27 +34,6 @@ const P2: [u64; 4] = [2, 0, 0, 2 * P3];
 /// A field element in Montgomery form, any representative below 2p (see the module docs).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lazy(pub(crate) [u64; 4]);
-
-/// `a + b + c`, returning (sum, carry), `c` in {0, 1}.
-#[inline(always)]
-fn adc(a: u64, b: u64, c: u64) -> (u64, u64) {
-    let t = a as u128 + b as u128 + c as u128;
-    (t as u64, (t >> 64) as u64)
-}
-
-/// `a - b - c`, returning (difference, borrow), `c` in {0, 1}.
-#[inline(always)]
-fn sbb(a: u64, b: u64, c: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_sub(b as u128 + c as u128);
-    (t as u64, (t >> 127) as u64)
-}
-
-/// `a + b·c + d`, as (low, high); cannot overflow 128 bits.
-#[inline(always)]
-fn mac(a: u64, b: u64, c: u64, d: u64) -> (u64, u64) {
-    let t = a as u128 + (b as u128) * (c as u128) + d as u128;
-    (t as u64, (t >> 64) as u64)
-}
 
 /// Subtracts `m` (2p or p) when `a >= m`. Precondition: `a < 2m`, so the result is `< m`.
 #[inline(always)]
