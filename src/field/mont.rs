@@ -116,25 +116,26 @@ pub(crate) const fn add(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
     select([s0, s1, s2, s3], [t0, t1, t2, t3], ge)
 }
 
-/// `2a mod p`: `a + a`, then one conditional subtraction of p. Branch-free.
+/// `2a mod p`: `a + a`, then one conditional subtraction of p. Branch-free. Precondition:
+/// `a < 2^253` (canonical inputs are below p < 2^252).
 ///
-/// The limbs of p are passed through an "opaque zero" (`a3 >> 63`, which is 0 for every
-/// canonical input, but the optimiser cannot know it). Without it, LLVM specialises the borrow
-/// chain for the limbs `[1, 0, 0, P3]` into a longer sequence of flag materialisations, which
-/// is slower on the critical path of a chain of doublings.
+/// Two LLVM habits are defeated with an "opaque zero" `z = a3 >> 61`, which is 0 for every
+/// input meeting the precondition but unknown to the optimiser: `a + a` would become
+/// double-shift instructions (`shld`, slow on some x86 cores), and a borrow chain against the
+/// constant limbs `[1, 0, 0, P3]` would be specialised into flag materialisations. Written as
+/// `a + (a ^ z)` and `t − (p ^ z)`, both are plain `add/adc` and `sub/sbb` chains; the second
+/// follows the first limb by limb, and the borrow selects (a `cmov` or a mask, never a branch).
 #[inline(always)]
 pub(crate) const fn double(a: [u64; 4]) -> [u64; 4] {
-    let z = a[3] >> 63;
-    // a + (a + z): an addition chain, which LLVM would otherwise turn into double-shift
-    // instructions (slow on some x86 cores).
-    let (t0, c) = adc(a[0], a[0] + z, 0);
-    let (t1, c) = adc(a[1], a[1] + z, c);
-    let (t2, c) = adc(a[2], a[2] + z, c);
-    let (t3, _) = adc(a[3], a[3] + z, c);
-    let (d0, b) = sbb(t0, P[0] + z, 0);
-    let (d1, b) = sbb(t1, P[1] + z, b);
-    let (d2, b) = sbb(t2, P[2] + z, b);
-    let (d3, b) = sbb(t3, P[3] + z, b);
+    let z = a[3] >> 61;
+    let (t0, c) = adc(a[0], a[0] ^ z, 0);
+    let (t1, c) = adc(a[1], a[1] ^ z, c);
+    let (t2, c) = adc(a[2], a[2] ^ z, c);
+    let (t3, _) = adc(a[3], a[3] ^ z, c);
+    let (d0, b) = sbb(t0, P[0] ^ z, 0);
+    let (d1, b) = sbb(t1, P[1] ^ z, b);
+    let (d2, b) = sbb(t2, P[2] ^ z, b);
+    let (d3, b) = sbb(t3, P[3] ^ z, b);
     // b == 1 means 2a < p: keep 2a.
     select([d0, d1, d2, d3], [t0, t1, t2, t3], b)
 }
