@@ -29,193 +29,147 @@ fn tc(a: Felt) -> TcFelt {
     TcFelt::from_bytes_be(&a.to_bytes_be())
 }
 
-fn chain_and_throughput(c: &mut Criterion) {
+/// The operations the chain and throughput groups time, for every implementation.
+trait Elem: Copy {
+    fn mul(self, y: Self) -> Self;
+    fn square(self) -> Self;
+    fn add(self, y: Self) -> Self;
+    fn double(self) -> Self;
+}
+
+/// Implements [`Elem`] with each type's own inherent methods (`$sq`, `$dbl`: how to call them).
+macro_rules! elem {
+    ($t:ty, |$x:ident| $sq:expr, |$y:ident| $dbl:expr) => {
+        impl Elem for $t {
+            #[inline(always)]
+            fn mul(self, y: Self) -> Self {
+                self * y
+            }
+            #[inline(always)]
+            fn square(self) -> Self {
+                let $x = self;
+                $sq
+            }
+            #[inline(always)]
+            fn add(self, y: Self) -> Self {
+                self + y
+            }
+            #[inline(always)]
+            fn double(self) -> Self {
+                let $y = self;
+                $dbl
+            }
+        }
+    };
+}
+elem!(Felt, |x| Felt::square(&x), |x| Felt::double(&x));
+elem!(MontFelt, |x| MontFelt::square(&x), |x| MontFelt::double(x));
+elem!(TcFelt, |x| TcFelt::square(&x), |x| TcFelt::double(&x));
+
+/// One timed operation `x ← f(x, y)` (the unary ones ignore `y`).
+trait Op {
+    fn apply<E: Elem>(x: E, y: E) -> E;
+}
+struct MulOp;
+struct SquareOp;
+struct AddOp;
+struct DoubleOp;
+impl Op for MulOp {
+    #[inline(always)]
+    fn apply<E: Elem>(x: E, y: E) -> E {
+        x.mul(y)
+    }
+}
+impl Op for SquareOp {
+    #[inline(always)]
+    fn apply<E: Elem>(x: E, _: E) -> E {
+        x.square()
+    }
+}
+impl Op for AddOp {
+    #[inline(always)]
+    fn apply<E: Elem>(x: E, y: E) -> E {
+        x.add(y)
+    }
+}
+impl Op for DoubleOp {
+    #[inline(always)]
+    fn apply<E: Elem>(x: E, _: E) -> E {
+        x.double()
+    }
+}
+
+/// `N` dependent steps `x ← op(x, y)` per iteration (latency).
+fn bench_chain<O: Op, E: Elem>(bn: &mut criterion::Bencher, x0: E, y: E) {
+    let mut x = x0;
+    bn.iter(|| {
+        let y = black_box(y);
+        for _ in 0..N {
+            x = O::apply(x, y);
+        }
+        black_box(x)
+    })
+}
+
+/// `N` rounds of 8 independent steps `x_i ← op(x_i, y)` per iteration (throughput).
+fn bench_throughput<O: Op, E: Elem>(bn: &mut criterion::Bencher, xs0: [E; 8], y: E) {
+    let mut xs = xs0;
+    bn.iter(|| {
+        let y = black_box(y);
+        for _ in 0..N {
+            for x in xs.iter_mut() {
+                *x = O::apply(*x, y);
+            }
+        }
+        black_box(xs)
+    })
+}
+
+/// `x ← x + x` through the general addition: the same function as a doubling, so that the
+/// `double` group compares like with like (in the `add` group the addend `y` is loop-invariant,
+/// which lets the compiler hoist the half of our addition that depends on `y` alone, `y − p`,
+/// out of the chain).
+struct AddSelfOp;
+impl Op for AddSelfOp {
+    #[inline(always)]
+    fn apply<E: Elem>(x: E, _: E) -> E {
+        x.add(x)
+    }
+}
+
+/// One group `name`: starkbatch beside pathfinder-crypto (and types-core in the chain
+/// groups), as a dependent chain or as 8 independent lanes.
+fn op_group<O: Op>(c: &mut Criterion, name: &str, throughput: bool) {
     let (a, b) = (sample(1), sample(2));
     let lanes: [Felt; 8] = core::array::from_fn(|i| sample(i as u64 + 3));
-
-    let mut g = c.benchmark_group("mul_chain");
-    g.throughput(Throughput::Elements(N as u64));
-    g.bench_function("starkbatch", |bn| {
-        let mut x = a;
-        bn.iter(|| {
-            let y = black_box(b);
-            for _ in 0..N {
-                x *= y;
-            }
-            black_box(x)
-        })
-    });
-    g.bench_function("pathfinder", |bn| {
-        let mut x = pf(a);
-        bn.iter(|| {
-            let y = black_box(pf(b));
-            for _ in 0..N {
-                x *= y;
-            }
-            black_box(x)
-        })
-    });
-    g.bench_function("types-core", |bn| {
-        let mut x = tc(a);
-        bn.iter(|| {
-            let y = black_box(tc(b));
-            for _ in 0..N {
-                x *= y;
-            }
-            black_box(x)
-        })
-    });
+    let mut g = c.benchmark_group(name);
+    if throughput {
+        g.throughput(Throughput::Elements(N as u64 * 8));
+        g.bench_function("starkbatch", |bn| bench_throughput::<O, _>(bn, lanes, b));
+        g.bench_function("pathfinder", |bn| {
+            bench_throughput::<O, _>(bn, lanes.map(pf), pf(b))
+        });
+    } else {
+        g.throughput(Throughput::Elements(N as u64));
+        g.bench_function("starkbatch", |bn| bench_chain::<O, _>(bn, a, b));
+        g.bench_function("pathfinder", |bn| bench_chain::<O, _>(bn, pf(a), pf(b)));
+        g.bench_function("types-core", |bn| bench_chain::<O, _>(bn, tc(a), tc(b)));
+        if name == "double" {
+            g.bench_function("starkbatch_add_self", |bn| {
+                bench_chain::<AddSelfOp, _>(bn, a, b)
+            });
+        }
+    }
     g.finish();
+}
 
-    let mut g = c.benchmark_group("mul_throughput");
-    g.throughput(Throughput::Elements(N as u64 * 8));
-    g.bench_function("starkbatch", |bn| {
-        let mut xs = lanes;
-        bn.iter(|| {
-            let y = black_box(b);
-            for _ in 0..N {
-                for x in xs.iter_mut() {
-                    *x *= y;
-                }
-            }
-            black_box(xs)
-        })
-    });
-    g.bench_function("pathfinder", |bn| {
-        let mut xs = lanes.map(pf);
-        bn.iter(|| {
-            let y = black_box(pf(b));
-            for _ in 0..N {
-                for x in xs.iter_mut() {
-                    *x *= y;
-                }
-            }
-            black_box(xs)
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("square_chain");
-    g.throughput(Throughput::Elements(N as u64));
-    g.bench_function("starkbatch", |bn| {
-        let mut x = a;
-        bn.iter(|| {
-            for _ in 0..N {
-                x = x.square();
-            }
-            black_box(x)
-        })
-    });
-    g.bench_function("pathfinder", |bn| {
-        let mut x = pf(a);
-        bn.iter(|| {
-            for _ in 0..N {
-                x = x.square();
-            }
-            black_box(x)
-        })
-    });
-    g.bench_function("types-core", |bn| {
-        let mut x = tc(a);
-        bn.iter(|| {
-            for _ in 0..N {
-                x = x.square();
-            }
-            black_box(x)
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("square_throughput");
-    g.throughput(Throughput::Elements(N as u64 * 8));
-    g.bench_function("starkbatch", |bn| {
-        let mut xs = lanes;
-        bn.iter(|| {
-            for _ in 0..N {
-                for x in xs.iter_mut() {
-                    *x = x.square();
-                }
-            }
-            black_box(xs)
-        })
-    });
-    g.bench_function("pathfinder", |bn| {
-        let mut xs = lanes.map(pf);
-        bn.iter(|| {
-            for _ in 0..N {
-                for x in xs.iter_mut() {
-                    *x = x.square();
-                }
-            }
-            black_box(xs)
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("add");
-    g.throughput(Throughput::Elements(N as u64));
-    g.bench_function("starkbatch", |bn| {
-        let mut x = a;
-        bn.iter(|| {
-            let y = black_box(b);
-            for _ in 0..N {
-                x += y;
-            }
-            black_box(x)
-        })
-    });
-    g.bench_function("pathfinder", |bn| {
-        let mut x = pf(a);
-        bn.iter(|| {
-            let y = black_box(pf(b));
-            for _ in 0..N {
-                x += y;
-            }
-            black_box(x)
-        })
-    });
-    g.bench_function("types-core", |bn| {
-        let mut x = tc(a);
-        bn.iter(|| {
-            let y = black_box(tc(b));
-            for _ in 0..N {
-                x += y;
-            }
-            black_box(x)
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("double");
-    g.throughput(Throughput::Elements(N as u64));
-    g.bench_function("starkbatch", |bn| {
-        let mut x = a;
-        bn.iter(|| {
-            for _ in 0..N {
-                x = x.double();
-            }
-            black_box(x)
-        })
-    });
-    g.bench_function("pathfinder", |bn| {
-        let mut x = pf(a);
-        bn.iter(|| {
-            for _ in 0..N {
-                x = x.double();
-            }
-            black_box(x)
-        })
-    });
-    g.bench_function("types-core", |bn| {
-        let mut x = tc(a);
-        bn.iter(|| {
-            for _ in 0..N {
-                x = x.double();
-            }
-            black_box(x)
-        })
-    });
-    g.finish();
+fn chain_and_throughput(c: &mut Criterion) {
+    op_group::<MulOp>(c, "mul_chain", false);
+    op_group::<MulOp>(c, "mul_throughput", true);
+    op_group::<SquareOp>(c, "square_chain", false);
+    op_group::<SquareOp>(c, "square_throughput", true);
+    op_group::<AddOp>(c, "add", false);
+    op_group::<DoubleOp>(c, "double", false);
 }
 
 fn inversion(c: &mut Criterion) {

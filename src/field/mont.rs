@@ -116,25 +116,26 @@ pub(crate) const fn add(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
     select([s0, s1, s2, s3], [t0, t1, t2, t3], ge)
 }
 
-/// `2a mod p`: `a + a`, then one conditional subtraction of p. Branch-free.
+/// `2a mod p`: `a + a`, then one conditional subtraction of p. Branch-free. Precondition:
+/// `a < 2^253` (canonical inputs are below p < 2^252).
 ///
-/// The limbs of p are passed through an "opaque zero" (`a3 >> 63`, which is 0 for every
-/// canonical input, but the optimiser cannot know it). Without it, LLVM specialises the borrow
-/// chain for the limbs `[1, 0, 0, P3]` into a longer sequence of flag materialisations, which
-/// is slower on the critical path of a chain of doublings.
+/// Two LLVM habits are defeated with an "opaque zero" `z = a3 >> 61`, which is 0 for every
+/// input meeting the precondition but unknown to the optimiser: `a + a` would become
+/// double-shift instructions (`shld`, slow on some x86 cores), and a borrow chain against the
+/// constant limbs `[1, 0, 0, P3]` would be specialised into flag materialisations. Written as
+/// `a + (a ^ z)` and `t − (p ^ z)`, both are plain `add/adc` and `sub/sbb` chains; the second
+/// follows the first limb by limb, and the borrow selects (a `cmov` or a mask, never a branch).
 #[inline(always)]
 pub(crate) const fn double(a: [u64; 4]) -> [u64; 4] {
-    let z = a[3] >> 63;
-    // a + (a + z): an addition chain, which LLVM would otherwise turn into double-shift
-    // instructions (slow on some x86 cores).
-    let (t0, c) = adc(a[0], a[0] + z, 0);
-    let (t1, c) = adc(a[1], a[1] + z, c);
-    let (t2, c) = adc(a[2], a[2] + z, c);
-    let (t3, _) = adc(a[3], a[3] + z, c);
-    let (d0, b) = sbb(t0, P[0] + z, 0);
-    let (d1, b) = sbb(t1, P[1] + z, b);
-    let (d2, b) = sbb(t2, P[2] + z, b);
-    let (d3, b) = sbb(t3, P[3] + z, b);
+    let z = a[3] >> 61;
+    let (t0, c) = adc(a[0], a[0] ^ z, 0);
+    let (t1, c) = adc(a[1], a[1] ^ z, c);
+    let (t2, c) = adc(a[2], a[2] ^ z, c);
+    let (t3, _) = adc(a[3], a[3] ^ z, c);
+    let (d0, b) = sbb(t0, P[0] ^ z, 0);
+    let (d1, b) = sbb(t1, P[1] ^ z, b);
+    let (d2, b) = sbb(t2, P[2] ^ z, b);
+    let (d3, b) = sbb(t3, P[3] ^ z, b);
     // b == 1 means 2a < p: keep 2a.
     select([d0, d1, d2, d3], [t0, t1, t2, t3], b)
 }
@@ -209,6 +210,47 @@ const fn reduce(t: [u64; 8]) -> [u64; 4] {
     let (y2, c) = adc(x2, 0, c);
     let (y3, _) = adc(x3, P3, c);
     select([x0, x1, x2, x3], [y0, y1, y2, y3], negative)
+}
+
+/// Montgomery reduction without the final subtraction, for lazily reduced arithmetic: for an
+/// eight-limb `t < 4p·2^256` returns `u = (t + M·p) / 2^256 ≡ t / 2^256 (mod p)` with
+/// `u < t/2^256 + p`. For a product of two values below 2p (`t < 4p²`) that is
+/// `u < 4p²/2^256 + p < 1.13·p`: below 2p, not necessarily canonical.
+///
+/// The same steps as [`reduce`]: `m_0, m_1, m_2` come from the low three limbs alone (their
+/// carries collapse to "some lower limb is non-zero"), so their three products `m_i·P3` are
+/// independent; only `m_3` waits for `lo(m_0·P3)`. The fourth step ends with a plain carry chain
+/// instead of the fused subtraction. Intermediate values fit: after three steps the value is
+/// below `t/2^192 + p·2^64 < 2^320` (five limbs `s3, r4..r7`).
+#[inline(always)]
+pub(crate) const fn reduce_partial(t: [u64; 8]) -> [u64; 4] {
+    let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
+    let o1 = t0 | t1;
+    let z0 = (t0 != 0) as u64;
+    let z1 = (o1 != 0) as u64;
+    let z2 = ((o1 | t2) != 0) as u64;
+    let m0 = t0.wrapping_neg();
+    let m1 = t1.wrapping_add(z0).wrapping_neg();
+    let m2 = t2.wrapping_add(z1).wrapping_neg();
+    let (l0, h0) = mac(0, m0, P3, 0);
+    let (s3, k) = adc(t3, l0, z2);
+    let (l1, h1) = mac(0, m1, P3, 0);
+    let (l2, h2) = mac(0, m2, P3, 0);
+    let (r4, c) = adc(t4, h0, k);
+    let (r5, c) = adc(t5, h1, c);
+    let (r6, c) = adc(t6, h2, c);
+    let (r7, _) = adc(t7, 0, c);
+    let (r4, c) = adc(r4, l1, 0);
+    let (r5, c) = adc(r5, l2, c);
+    let (r6, c) = adc(r6, 0, c);
+    let (r7, _) = adc(r7, 0, c);
+    // Step 3: m3 = −s3 clears s3 with a carry of [s3 != 0]; m3·P3 lands on limbs 6, 7.
+    let (l3, h3) = mac(0, s3.wrapping_neg(), P3, 0);
+    let (u0, c) = adc(r4, 0, (s3 != 0) as u64);
+    let (u1, c) = adc(r5, 0, c);
+    let (u2, c) = adc(r6, l3, c);
+    let (u3, _) = adc(r7, h3, c);
+    [u0, u1, u2, u3]
 }
 
 /// One row of the interleaved (CIOS) Montgomery product: `t ← (t + a_i·b + m·p) / 2^64` with
@@ -393,6 +435,28 @@ mod tests {
             let got = reduce(t);
             let expected = (big(&t) * r_inv()) % p_big();
             prop_assert_eq!(big(&got), expected);
+        }
+
+        #[test]
+        fn reduce_partial_matches_bigint(mut t in proptest::array::uniform8(limb())) {
+            // Keep t < 4p·2^256 (t7 < 2^61 suffices).
+            t[7] &= (1 << 61) - 1;
+            let got = reduce_partial(t);
+            let expected = (big(&t) * r_inv()) % p_big();
+            prop_assert!(big(&got) < (big(&t) >> 256usize) + p_big());
+            prop_assert_eq!(big(&got) % p_big(), expected);
+        }
+
+        #[test]
+        fn reduce_partial_of_products_below_2p(a in below_p(), b in below_p(), pa: bool, pb: bool) {
+            // Representatives below 2p: x or x + p.
+            let lift = |x: [u64; 4], up: bool| if up { big(&x) + p_big() } else { big(&x) };
+            let t = lift(a, pa) * lift(b, pb);
+            let mut d = t.to_u64_digits();
+            d.resize(8, 0);
+            let got = reduce_partial([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]]);
+            prop_assert!(big(&got) < p_big() * 2u32);
+            prop_assert_eq!(big(&got) % p_big(), (t * r_inv()) % p_big());
         }
 
         #[test]

@@ -13,15 +13,18 @@
 //! * `sub`: `a - b ∈ (-2p, 2p)`; adding 2p when it borrows gives `[0, 2p)`.
 //! * `mul`, `square`: the Montgomery product of `a, b < 2p` is
 //!   `(a·b + M·p) / 2^256 < 4p²/2^256 + p < 1.2·p < 2p` with `M < 2^256`, so the
-//!   final conditional subtraction that a canonical product needs is skipped. The reduction
-//!   uses p's special form (limbs `[1, 0, 0, P3]`, `-p⁻¹ ≡ -1 mod 2^64`): each of the four
-//!   steps takes `m = -t_i`, which clears limb `i` with a carry of `(t_i ≠ 0)`, and adds the
-//!   one product `m·P3` at limb `i + 3`.
+//!   final conditional subtraction that a canonical product needs is skipped: the product is
+//!   reduced by `crate::field::mont::reduce_partial`, which uses p's special form (limbs
+//!   `[1, 0, 0, P3]`, `-p⁻¹ ≡ -1 mod 2^64`: step `i` takes `m = -t_i`, which clears limb `i`
+//!   with a carry of `(t_i ≠ 0)`, and adds the one product `m·P3` at limb `i + 3`) with the
+//!   first three steps' products independent of each other.
 //!
-//! All steps are branch-free. Carries are passed as `u64` through 128-bit sums (`adc`, `sbb`,
-//! `mac`), the form LLVM turns into clean `adc` / `sbb` chains; a subtraction is written as the
+//! All steps are branch-free. Carries are passed as `u64` through the shared helpers of
+//! `crate::field::mont` (`adc`, `sbb`, `mac`), the form LLVM turns into clean `adc` / `sbb`
+//! chains; a subtraction is written as the
 //! addition `a + !b + 1`, whose carry out is the complement of the borrow.
 
+use crate::field::mont::{adc, mac, reduce_partial, sbb};
 use crate::field::{Felt, PackedFelt};
 
 /// p's top limb, 2^59 + 17 (the other limbs are 1, 0, 0).
@@ -32,27 +35,6 @@ const P2: [u64; 4] = [2, 0, 0, 2 * P3];
 /// A field element in Montgomery form, any representative below 2p (see the module docs).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lazy(pub(crate) [u64; 4]);
-
-/// `a + b + c`, returning (sum, carry), `c` in {0, 1}.
-#[inline(always)]
-fn adc(a: u64, b: u64, c: u64) -> (u64, u64) {
-    let t = a as u128 + b as u128 + c as u128;
-    (t as u64, (t >> 64) as u64)
-}
-
-/// `a - b - c`, returning (difference, borrow), `c` in {0, 1}.
-#[inline(always)]
-fn sbb(a: u64, b: u64, c: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_sub(b as u128 + c as u128);
-    (t as u64, (t >> 127) as u64)
-}
-
-/// `a + b·c + d`, as (low, high); cannot overflow 128 bits.
-#[inline(always)]
-fn mac(a: u64, b: u64, c: u64, d: u64) -> (u64, u64) {
-    let t = a as u128 + (b as u128) * (c as u128) + d as u128;
-    (t as u64, (t >> 64) as u64)
-}
 
 /// Subtracts `m` (2p or p) when `a >= m`. Precondition: `a < 2m`, so the result is `< m`.
 #[inline(always)]
@@ -99,42 +81,6 @@ fn add_2p(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
     let (s2, c) = adc(a[2], b[2], c);
     let (s3, _) = adc(a[3], b[3], c);
     fold([s0, s1, s2, s3])
-}
-
-/// Montgomery reduction of `t < 4p·2^256` (as an eight-limb value): `t / 2^256 mod p`,
-/// returned below `t / 2^256 + p` without a final subtraction (see the module docs).
-///
-/// Step `i` takes `m = -t_i`: `t_i + m` clears limb `i` with a carry of `(t_i ≠ 0)` that
-/// ripples through limbs `i+1, i+2`, and `m·P3` lands on limb `i + 3`. As `P3 < 2^60`, every
-/// high word `h` is at most `2^60` and `t_{i+3} + m·P3 + carry + h < 2^125`, so the high word
-/// is carried into the next step's product instead of rippling up to limb 7.
-#[inline(always)]
-fn reduce(t: [u64; 8]) -> [u64; 4] {
-    let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
-    let (t1, c) = adc(t1, 0, (t0 != 0) as u64);
-    let (t2, c) = adc(t2, 0, c);
-    let (t3, h) = mac(t3, t0.wrapping_neg(), P3, c);
-
-    let (t2, c) = adc(t2, 0, (t1 != 0) as u64);
-    let (t3, c) = adc(t3, 0, c);
-    let (t4, h) = mac2(t4, t1.wrapping_neg(), P3, c, h);
-
-    let (t3, c) = adc(t3, 0, (t2 != 0) as u64);
-    let (t4, c) = adc(t4, 0, c);
-    let (t5, h) = mac2(t5, t2.wrapping_neg(), P3, c, h);
-
-    let (t4, c) = adc(t4, 0, (t3 != 0) as u64);
-    let (t5, c) = adc(t5, 0, c);
-    let (t6, h) = mac2(t6, t3.wrapping_neg(), P3, c, h);
-    // The value (t4..t7) is below 2^256 by the bound above, so t7 + h does not overflow.
-    [t4, t5, t6, t7.wrapping_add(h)]
-}
-
-/// `a + b·c + d + e` for `c = P3 < 2^60` and `d, e < 2^64`: below 2^125, as (low, high).
-#[inline(always)]
-fn mac2(a: u64, b: u64, c: u64, d: u64, e: u64) -> (u64, u64) {
-    let t = a as u128 + (b as u128) * (c as u128) + d as u128 + e as u128;
-    (t as u64, (t >> 64) as u64)
 }
 
 impl PackedFelt for Lazy {
@@ -212,7 +158,7 @@ impl PackedFelt for Lazy {
         let (r4, c) = mac(r4, a[3], b[1], c);
         let (r5, c) = mac(r5, a[3], b[2], c);
         let (r6, r7) = mac(r6, a[3], b[3], c);
-        Lazy(reduce([r0, r1, r2, r3, r4, r5, r6, r7]))
+        Lazy(reduce_partial([r0, r1, r2, r3, r4, r5, r6, r7]))
     }
     #[inline(always)]
     fn square(self) -> Lazy {
@@ -239,7 +185,7 @@ impl PackedFelt for Lazy {
         let (r5, c) = adc(r5, c2, 0);
         let (r6, c2) = mac(r6, a[3], a[3], c);
         let r7 = r7.wrapping_add(c2);
-        Lazy(reduce([r0, r1, r2, r3, r4, r5, r6, r7]))
+        Lazy(reduce_partial([r0, r1, r2, r3, r4, r5, r6, r7]))
     }
 }
 
