@@ -148,7 +148,15 @@ impl Felt {
     pub(crate) fn select(a: &Felt, b: &Felt, choice: u64) -> Felt {
         // black_box: without it LLVM turns a scan of selects (fixed_base_ct.rs) into a branch
         // on `choice` that loads only the chosen entry (found by scripts/ct-check.sh).
-        let mask = core::hint::black_box(0u64.wrapping_sub(choice & 1));
+        Felt::select_by_mask(a, b, core::hint::black_box(0u64.wrapping_sub(choice & 1)))
+    }
+
+    /// `b` where `mask` is all ones, `a` where it is zero. No optimisation barrier here: the
+    /// caller makes `mask` opaque to the compiler (as `curve::fixed_base` does once per table
+    /// row with `black_box` on the whole mask array); a mask the compiler can prove to be 0 or
+    /// all ones lets LLVM turn a scan of selects into a secret-dependent branch.
+    #[inline(always)]
+    pub(crate) fn select_by_mask(a: &Felt, b: &Felt, mask: u64) -> Felt {
         Felt([
             a.0[0] ^ (mask & (a.0[0] ^ b.0[0])),
             a.0[1] ^ (mask & (a.0[1] ^ b.0[1])),
