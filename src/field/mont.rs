@@ -163,6 +163,36 @@ pub(crate) const fn neg(a: [u64; 4]) -> [u64; 4] {
     sub([0; 4], a)
 }
 
+/// The first three reduction steps shared by [`reduce`] and [`reduce_partial`]: `m_0, m_1, m_2`
+/// come from the low three limbs alone (their carries collapse to "some lower limb is
+/// non-zero"), so the three products `m_i·P3` are independent. Returns
+/// `s = [s3, r4, r5, r6, r7] = (t + (m0 + m1·2^64 + m2·2^128)·p) / 2^192` (below 2^320 for the
+/// callers' inputs).
+#[inline(always)]
+const fn reduce_three_steps(t: [u64; 8]) -> (u64, [u64; 4]) {
+    let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
+    let o1 = t0 | t1;
+    let z0 = (t0 != 0) as u64;
+    let z1 = (o1 != 0) as u64;
+    let z2 = ((o1 | t2) != 0) as u64;
+    let m0 = t0.wrapping_neg();
+    let m1 = t1.wrapping_add(z0).wrapping_neg();
+    let m2 = t2.wrapping_add(z1).wrapping_neg();
+    let (l0, h0) = mac(0, m0, P3, 0);
+    let (s3, k) = adc(t3, l0, z2);
+    let (l1, h1) = mac(0, m1, P3, 0);
+    let (l2, h2) = mac(0, m2, P3, 0);
+    let (r4, c) = adc(t4, h0, k);
+    let (r5, c) = adc(t5, h1, c);
+    let (r6, c) = adc(t6, h2, c);
+    let (r7, _) = adc(t7, 0, c);
+    let (r4, c) = adc(r4, l1, 0);
+    let (r5, c) = adc(r5, l2, c);
+    let (r6, c) = adc(r6, 0, c);
+    let (r7, _) = adc(r7, 0, c);
+    (s3, [r4, r5, r6, r7])
+}
+
 /// Montgomery reduction of an eight-limb value `t < p·2^256` (e.g. a product of two values below
 /// 2p, as `4p² < p·2^256`): returns `t / 2^256 mod p`,
 /// canonical.
@@ -177,27 +207,7 @@ pub(crate) const fn neg(a: [u64; 4]) -> [u64; 4] {
 /// left is two short carry chains adding the `hi` and `lo` halves of `m_i·P3` to limbs 4..7.
 #[inline(always)]
 const fn reduce(t: [u64; 8]) -> [u64; 4] {
-    let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
-    let o1 = t0 | t1;
-    let z0 = (t0 != 0) as u64;
-    let z1 = (o1 != 0) as u64;
-    let z2 = ((o1 | t2) != 0) as u64;
-    let m0 = t0.wrapping_neg();
-    let m1 = t1.wrapping_add(z0).wrapping_neg();
-    let m2 = t2.wrapping_add(z1).wrapping_neg();
-    let (l0, h0) = mac(0, m0, P3, 0);
-    let (s3, k) = adc(t3, l0, z2);
-    let (l1, h1) = mac(0, m1, P3, 0);
-    let (l2, h2) = mac(0, m2, P3, 0);
-    // Steps 0..2 added: s = [s3, r4, r5, r6, r7] = (t + (m0 + m1·2^64 + m2·2^128)·p) / 2^192.
-    let (r4, c) = adc(t4, h0, k);
-    let (r5, c) = adc(t5, h1, c);
-    let (r6, c) = adc(t6, h2, c);
-    let (r7, _) = adc(t7, 0, c);
-    let (r4, c) = adc(r4, l1, 0);
-    let (r5, c) = adc(r5, l2, c);
-    let (r6, c) = adc(r6, 0, c);
-    let (r7, _) = adc(r7, 0, c);
+    let (s3, [r4, r5, r6, r7]) = reduce_three_steps(t);
     // Step 3 and the final subtraction together, as in `cios_last_row`: with w = s3 (or 2^64
     // when s3 = 0), X = u − p = [r4..r7] − [s3 == 0] − w·P3·2^128 ∈ [−p, p).
     let (lo, hi) = mac(P3, s3.wrapping_sub(1), P3, 0);
@@ -224,26 +234,7 @@ const fn reduce(t: [u64; 8]) -> [u64; 4] {
 /// below `t/2^192 + p·2^64 < 2^320` (five limbs `s3, r4..r7`).
 #[inline(always)]
 pub(crate) const fn reduce_partial(t: [u64; 8]) -> [u64; 4] {
-    let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
-    let o1 = t0 | t1;
-    let z0 = (t0 != 0) as u64;
-    let z1 = (o1 != 0) as u64;
-    let z2 = ((o1 | t2) != 0) as u64;
-    let m0 = t0.wrapping_neg();
-    let m1 = t1.wrapping_add(z0).wrapping_neg();
-    let m2 = t2.wrapping_add(z1).wrapping_neg();
-    let (l0, h0) = mac(0, m0, P3, 0);
-    let (s3, k) = adc(t3, l0, z2);
-    let (l1, h1) = mac(0, m1, P3, 0);
-    let (l2, h2) = mac(0, m2, P3, 0);
-    let (r4, c) = adc(t4, h0, k);
-    let (r5, c) = adc(t5, h1, c);
-    let (r6, c) = adc(t6, h2, c);
-    let (r7, _) = adc(t7, 0, c);
-    let (r4, c) = adc(r4, l1, 0);
-    let (r5, c) = adc(r5, l2, c);
-    let (r6, c) = adc(r6, 0, c);
-    let (r7, _) = adc(r7, 0, c);
+    let (s3, [r4, r5, r6, r7]) = reduce_three_steps(t);
     // Step 3: m3 = −s3 clears s3 with a carry of [s3 != 0]; m3·P3 lands on limbs 6, 7.
     let (l3, h3) = mac(0, s3.wrapping_neg(), P3, 0);
     let (u0, c) = adc(r4, 0, (s3 != 0) as u64);
