@@ -15,6 +15,7 @@
 //!
 //! See `docs/backends.md` for the bounds, the safety argument and how to add a backend.
 
+pub(crate) mod ct_scan;
 pub(crate) mod felt4;
 pub(crate) mod lane;
 pub(crate) mod packed;

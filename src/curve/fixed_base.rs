@@ -24,10 +24,12 @@
 //!
 //! # Constant time
 //! The recoding uses arithmetic masks; each step reads all 64 entries of its row and keeps one
-//! with masks, negates y under a mask, and replaces the result with masks for a zero digit or an
+//! with masks (an entry is the Montgomery limbs of x and y in one aligned cache line; the scan
+//! is the kernel `Backend::scan_row` of `crate::backend::ct_scan`, vectorised on AVX2 and NEON), negates y under a mask, and replaces the result with masks for a zero digit or an
 //! empty accumulator. No branch or memory index depends on k.
 
 use super::{formulas, ProjectivePoint, EC_ORDER_LIMBS, GENERATOR};
+use crate::backend::ct_scan::{scan_backend, Entry64};
 use crate::field::mont::sbb;
 use crate::Felt;
 use std::sync::OnceLock;
@@ -39,15 +41,8 @@ const DIGITS: usize = 37;
 /// Table entries per row: |d| in 1..=64.
 const ENTRIES: usize = 1 << (W - 1);
 
-/// An affine table entry.
-#[derive(Clone, Copy)]
-struct Entry {
-    x: Felt,
-    y: Felt,
-}
-
-fn table() -> &'static [[Entry; ENTRIES]] {
-    static TABLE: OnceLock<Vec<[Entry; ENTRIES]>> = OnceLock::new();
+fn table() -> &'static [[Entry64; ENTRIES]] {
+    static TABLE: OnceLock<Vec<[Entry64; ENTRIES]>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut points = Vec::with_capacity(DIGITS * ENTRIES);
         let mut base = ProjectivePoint::from_affine(&GENERATOR);
@@ -64,9 +59,9 @@ fn table() -> &'static [[Entry; ENTRIES]] {
         affine
             .chunks_exact(ENTRIES)
             .map(|row| {
-                core::array::from_fn(|j| Entry {
-                    x: row[j].x,
-                    y: row[j].y,
+                core::array::from_fn(|j| {
+                    let (x, y) = (row[j].x.0, row[j].y.0);
+                    Entry64([x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]])
                 })
             })
             .collect()
@@ -168,23 +163,14 @@ pub fn mul_generator_ct(scalar: &[u64; 4]) -> ProjectivePoint {
     let k = reduce_mod_n(scalar);
     let digits = recode(&k);
     let t = table();
+    let scan = scan_backend();
     let mut acc = ProjectivePoint::INFINITY;
     for (i, (row, &(mag, neg))) in t.iter().zip(digits.iter()).enumerate() {
-        // Constant-time lookup of row[mag − 1] (all entries read; mag = 0 selects none).
-        let mut px = Felt::ZERO;
-        let mut py = Felt::ZERO;
-        let mut masks = [0u64; ENTRIES];
-        for (j, m) in masks.iter_mut().enumerate() {
-            *m = 0u64.wrapping_sub(ct_is_zero_u64(mag ^ (j as u64 + 1)));
-        }
-        // One optimisation barrier per row (not one per select, which cost ~8 µs per scalar
-        // multiplication): LLVM cannot see that the masks are 0 or all ones, so it cannot turn
-        // the scan into a branch that loads only the chosen entry (scripts/ct-check.sh).
-        let masks = core::hint::black_box(masks);
-        for (e, &m) in row.iter().zip(masks.iter()) {
-            px = Felt::select_by_mask(&px, &e.x, m);
-            py = Felt::select_by_mask(&py, &e.y, m);
-        }
+        // Constant-time lookup of row[mag − 1]: every entry is read and combined under a
+        // mask (mag = 0 selects none); the kernel is picked once per call.
+        let sel = scan.scan_row(row, mag);
+        let px = Felt([sel[0], sel[1], sel[2], sel[3]]);
+        let mut py = Felt([sel[4], sel[5], sel[6], sel[7]]);
         py = Felt::select(&py, &-py, neg);
 
         let ((mut x, mut y, mut z), h, r) =

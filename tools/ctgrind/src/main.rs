@@ -83,6 +83,13 @@ fn main() {
         println!("ctgrind control: ran verify with a marked public key ({ok:?})");
         return;
     }
+    // The scan kernel of the fixed-base multiplication follows STARKBATCH_BACKEND
+    // (scripts/ct-check.sh runs the default and the portable one).
+    println!(
+        "ctgrind: backend {}",
+        starkbatch::Backend::from_env()
+            .map_or("detected (invalid STARKBATCH_BACKEND)", |b| b.name())
+    );
     // Keys and nonces of different shapes: small, with high bits set, n - 1, and random-looking
     // values (n = the curve order). Timing must not depend on any of them.
     let keys = [
