@@ -81,6 +81,7 @@
 
 use core::arch::x86_64::*;
 
+use super::select::PackedSelect;
 use crate::field::mont;
 use crate::field::{Felt, PackedFelt, MUL_WEIGHT, NORMALIZE_WEIGHT};
 
@@ -515,6 +516,92 @@ impl PackedFelt for Ifma {
     #[inline(always)]
     fn normalize(self) -> Self {
         Ifma(normalize(self.0))
+    }
+}
+
+/// `k·p` for k = 0..=3 in radix 2^52 (no carries: `3·17·2^36 < 2^52`, `3·2^43 < 2^45`): the
+/// values of `I` congruent to 0, as `x < 2^253 < 4p`.
+const P_MULTIPLES: [[u64; 5]; 4] = {
+    let mut out = [[0u64; 5]; 4];
+    let mut k = 0;
+    while k < 4 {
+        out[k] = [k as u64, 0, 0, k as u64 * P3, k as u64 * P4];
+        k += 1;
+    }
+    out
+};
+
+/// A lane mask (`__mmask8`) as a word: all-ones in the set lanes.
+#[inline(always)]
+fn mask_to_word(k: __mmask8) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_maskz_set1_epi64(k, -1) }
+}
+
+/// The lanes of a word that are non-zero, as a lane mask.
+#[inline(always)]
+fn word_to_mask(w: V) -> __mmask8 {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_test_epi64_mask(w, w) }
+}
+
+/// Masks for the curve code (`crate::backend::select`): a word is one `__m512i`, a mask has
+/// all-ones or zero lanes; selects are `vpblendmq` under the mask converted to `__mmask8`.
+/// Branch-free except [`PackedSelect::any`] (documented as public-data only).
+impl PackedSelect for Ifma {
+    type Word = V;
+
+    #[inline(always)]
+    fn word_splat(x: u64) -> V {
+        splat(x)
+    }
+    #[inline(always)]
+    fn word_load(src: &[u64]) -> V {
+        let a: &[u64; 8] = src.try_into().expect("one word per lane");
+        load8(a)
+    }
+    #[inline(always)]
+    fn word_eq(a: V, b: V) -> V {
+        // SAFETY: AVX-512F present (module docs).
+        mask_to_word(unsafe { _mm512_cmpeq_epi64_mask(a, b) })
+    }
+    #[inline(always)]
+    fn word_and(a: V, b: V) -> V {
+        and(a, b)
+    }
+    #[inline(always)]
+    fn mask_not(a: V) -> V {
+        // SAFETY: AVX-512F present (module docs).
+        unsafe { _mm512_xor_si512(a, splat(u64::MAX)) }
+    }
+    #[inline(always)]
+    fn any(m: V) -> bool {
+        word_to_mask(m) != 0
+    }
+    #[inline(always)]
+    fn zero_mask(self) -> V {
+        // Under `I` the limbs are the canonical radix-2^52 digits of x < 2^253 < 4p, so
+        // x ≡ 0 (mod p) iff the digits equal those of 0, p, 2p or 3p.
+        let mut hit: __mmask8 = 0;
+        for m in P_MULTIPLES.iter() {
+            let mut eq: __mmask8 = 0xff;
+            for i in 0..5 {
+                // SAFETY: AVX-512F present (module docs).
+                eq &= unsafe { _mm512_cmpeq_epi64_mask(self.0[i], splat(m[i])) };
+            }
+            hit |= eq;
+        }
+        mask_to_word(hit)
+    }
+    #[inline(always)]
+    fn select(mask: V, a: Self, b: Self) -> Self {
+        let k = word_to_mask(mask);
+        let mut out = a.0;
+        for i in 0..5 {
+            // SAFETY: AVX-512F present (module docs).
+            out[i] = unsafe { _mm512_mask_blend_epi64(k, a.0[i], b.0[i]) };
+        }
+        Ifma(out)
     }
 }
 

@@ -10,7 +10,8 @@
 //! (true) or zero (false). Implemented for:
 //! - [`Felt`] (one lane, the word is a `u64`),
 //! - [`X4<Felt>`] (the portable backend, `[u64; 4]`),
-//! - [`Packed<V>`] for every lane type (the word is a `V`: `eq_mask` and `select` of [`Lane`]).
+//! - [`Packed<V>`] for every lane type (the word is a `V`: `eq_mask` and `select` of [`Lane`]),
+//! - `Ifma` (in `ifma.rs`: the word is an `__m512i`, selects are AVX-512 mask blends).
 //!
 //! # Constant time
 //! Every operation except [`PackedSelect::any`] is branch-free and reads no memory depending on
@@ -320,6 +321,13 @@ mod tests {
         if std::arch::is_x86_feature_detected!("avx2") {
             // Sound: the CPU has AVX2, all Avx2Lane's methods require.
             zero_cases::<Packed<crate::backend::avx2::Avx2Lane>>();
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+        {
+            // Sound: the CPU has AVX-512F and IFMA, all Ifma's methods require.
+            zero_cases::<crate::backend::ifma::Ifma>();
         }
     }
 

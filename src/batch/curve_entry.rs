@@ -43,6 +43,12 @@ curve_entry_points!(
     avx2,
     crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>
 );
+#[cfg(target_arch = "x86_64")]
+curve_entry_points!(
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    avx512ifma,
+    crate::backend::ifma::Ifma
+);
 #[cfg(target_arch = "aarch64")]
 curve_entry_points!(
     #[target_feature(enable = "neon")]
@@ -58,9 +64,8 @@ curve_entry_points!(
 #[cfg(test)]
 curve_entry_points!(scalar, crate::field::Felt);
 
-/// Dispatches one call to the curve entry point of `$backend`'s instruction set. The
-/// avx512ifma backend runs the AVX2 curve code (its field has no `PackedSelect` yet); a backend
-/// without curve entry points would run the portable ones.
+/// Dispatches one call to the curve entry point of `$backend`'s instruction set (a backend
+/// without curve entry points would run the portable ones).
 macro_rules! curve_dispatch {
     ($backend:expr, $f:ident ( $($arg:expr),* )) => {
         #[allow(unreachable_patterns)]
@@ -72,10 +77,9 @@ macro_rules! curve_dispatch {
             // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
             Kind::Avx2 => unsafe { avx2::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: a Backend with Kind::Avx512Ifma is only created after has_avx512ifma(),
-            // which includes is_x86_feature_detected!("avx2"), returned true (backend/mod.rs).
-            // The IFMA field has no mask operations yet, so curve batches use the AVX2 lanes.
-            Kind::Avx512Ifma => unsafe { avx2::$f($($arg),*) },
+            // SAFETY: a Backend with Kind::Avx512Ifma is only created after has_avx512ifma()
+            // (avx512f and avx512ifma detected at run time) returned true (backend/mod.rs).
+            Kind::Avx512Ifma => unsafe { avx512ifma::$f($($arg),*) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after
             // is_aarch64_feature_detected!("neon") returned true (backend/mod.rs).
