@@ -23,6 +23,7 @@
 //! scalar kernel, measured with callgrind); see docs/constant-time.md.
 
 use super::{Backend, Kind};
+#[cfg(feature = "std")]
 use std::sync::OnceLock;
 
 /// The backend whose scan kernel the constant-time fixed-base multiplication uses:
@@ -30,9 +31,16 @@ use std::sync::OnceLock;
 /// `scripts/ct-check.sh` checks), or [`Backend::detect`] when the variable names a backend this
 /// CPU lacks: key derivation and signing never panic on configuration (the batch functions
 /// report that error). Evaluated once.
+#[cfg(feature = "std")]
 pub(crate) fn scan_backend() -> Backend {
     static SCAN: OnceLock<Backend> = OnceLock::new();
     *SCAN.get_or_init(|| Backend::from_env().unwrap_or_else(|_| Backend::detect()))
+}
+
+/// Without `std` (no environment variable): [`Backend::detect`].
+#[cfg(not(feature = "std"))]
+pub(crate) fn scan_backend() -> Backend {
+    Backend::detect()
 }
 
 /// One table entry: eight 64-bit words (for the comb, the Montgomery limbs of x then y),
@@ -148,6 +156,7 @@ unsafe fn scan_neon(row: &[Entry64], index: u64) -> [u64; 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     fn row(seed: u64, len: usize) -> Vec<Entry64> {
         let mut x = seed | 1;

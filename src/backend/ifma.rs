@@ -521,6 +521,7 @@ impl PackedFelt for Ifma {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     /// Whether this CPU can run the tests below (they are skipped otherwise).
     fn has_ifma() -> bool {

@@ -5,6 +5,7 @@
 
 use crate::backend::{Backend, Kind};
 use crate::curve::{AffinePoint, ProjectivePoint};
+#[cfg(feature = "std")]
 use rayon::prelude::*;
 
 macro_rules! curve_entry_points {
@@ -88,6 +89,7 @@ macro_rules! curve_dispatch {
 
 /// Chunk length for the parallel variants: a multiple of the lane count, about four chunks per
 /// thread, at least `min` elements.
+#[cfg(feature = "std")]
 fn par_chunk(n: usize, lanes: usize, min: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
     let per = n.div_ceil(threads * 4).max(min);
@@ -130,6 +132,8 @@ impl Backend {
     }
 
     /// [`Backend::double_batch`] on the rayon thread pool.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn double_batch_par(&self, points: &mut [ProjectivePoint]) {
         let c = par_chunk(points.len(), self.lanes(), 64);
         points.par_chunks_mut(c).for_each(|p| self.double_batch(p));
@@ -139,6 +143,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `points.len() != others.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn add_batch_par(&self, points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
         assert_eq!(
             points.len(),
@@ -157,6 +163,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `points.len() != out.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn to_affine_batch_par(&self, points: &[ProjectivePoint], out: &mut [AffinePoint]) {
         assert_eq!(
             points.len(),
@@ -174,6 +182,7 @@ impl Backend {
 #[cfg(test)]
 mod tests {
     use crate::curve::{ProjectivePoint, GENERATOR};
+    use alloc::vec::Vec;
 
     #[test]
     fn reference_lane_types_match_scalar() {
