@@ -294,3 +294,50 @@ impl Backend {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without `std` the choice is the build's: the backend for the instruction sets this
+    /// compilation enables (none beyond x86-64's baseline in a default host build: portable).
+    #[cfg(not(feature = "std"))]
+    #[test]
+    fn detect_without_std_follows_the_target_features() {
+        let want = if cfg!(all(
+            target_arch = "x86_64",
+            target_feature = "avx512f",
+            target_feature = "avx512ifma",
+            target_feature = "avx2"
+        )) {
+            "avx512ifma"
+        } else if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
+            "avx2"
+        } else if cfg!(all(target_arch = "aarch64", target_feature = "neon")) {
+            "neon"
+        } else {
+            "portable"
+        };
+        assert_eq!(Backend::detect().name(), want);
+        assert_eq!(Backend::current(), Backend::detect());
+        assert_eq!(Backend::available()[0], Backend::detect());
+        assert_eq!(*Backend::available().last().unwrap(), Backend::portable());
+        // A backend the build does not enable is refused even if this CPU has it.
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        assert_eq!(
+            Backend::from_name("avx2"),
+            Err(BackendError::Unavailable("avx2"))
+        );
+    }
+
+    /// With `std`, detection is at run time and agrees with the CPU.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[test]
+    fn detect_with_std_follows_the_cpu() {
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        assert_eq!(Backend::from_name("avx2").is_ok(), avx2);
+        if avx2 && Backend::detect().name() != "avx512ifma" {
+            assert_eq!(Backend::detect().name(), "avx2");
+        }
+    }
+}
