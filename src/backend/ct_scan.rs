@@ -58,6 +58,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx2 or Kind::Avx512Ifma is only created after
             // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx2 | Kind::Avx512Ifma => unsafe { scan_avx2(row, index) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after NEON was detected

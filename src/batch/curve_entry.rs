@@ -71,15 +71,21 @@ macro_rules! curve_dispatch {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx2 is only created after
             // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx2 => unsafe { avx2::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx512Ifma is only created after has_avx512ifma(),
             // which includes is_x86_feature_detected!("avx2"), returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             // The IFMA field has no mask operations yet, so curve batches use the AVX2 lanes.
             Kind::Avx512Ifma => unsafe { avx2::$f($($arg),*) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after
             // is_aarch64_feature_detected!("neon") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Neon => unsafe { neon::$f($($arg),*) },
             // SAFETY: as the portable arm.
             _ => unsafe { portable::$f($($arg),*) },

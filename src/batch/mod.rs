@@ -43,15 +43,21 @@ macro_rules! dispatch {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx2 is only created after
             // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx2 => unsafe { entry::avx2::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx512Ifma is only created after
             // is_x86_feature_detected! returned true for "avx512f" and "avx512ifma"
             // (backend/mod.rs), the features its entry points enable.
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx512Ifma => unsafe { entry::avx512ifma::$f($($arg),*) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after
             // is_aarch64_feature_detected!("neon") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Neon => unsafe { entry::neon::$f($($arg),*) },
         }
     };
