@@ -12,7 +12,17 @@
 //! inversion per step through [`crate::pedersen_hash_batch`]).
 
 use crate::Felt;
+#[cfg(feature = "std")]
 use rayon::prelude::*;
+
+/// [`PairHash::hash_batch_par`] with the `std` feature (rayon), else [`PairHash::hash_batch`]:
+/// how the bulk structures (Merkle trees, state tries) hash a level.
+pub(crate) fn hash_batch_auto<H: PairHash>(pairs: &[[Felt; 2]], out: &mut [Felt]) {
+    #[cfg(feature = "std")]
+    H::hash_batch_par(pairs, out);
+    #[cfg(not(feature = "std"))]
+    H::hash_batch(pairs, out);
+}
 
 /// Batches at least this long are split across rayon's threads by the default
 /// [`PairHash::hash_batch_par`]; shorter ones are hashed on the calling thread.
@@ -50,6 +60,8 @@ pub trait PairHash {
     ///
     /// # Panics
     /// If `out.len() != pairs.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     fn hash_batch_par(pairs: &[[Felt; 2]], out: &mut [Felt]) {
         assert_eq!(
             pairs.len(),
@@ -87,6 +99,7 @@ impl PairHash for Poseidon {
     }
 
     /// SIMD lanes on the rayon pool: [`crate::poseidon_hash_batch_par`] for large batches.
+    #[cfg(feature = "std")]
     fn hash_batch_par(pairs: &[[Felt; 2]], out: &mut [Felt]) {
         if pairs.len() < PAR_THRESHOLD || rayon::current_num_threads() < 2 {
             crate::poseidon_hash_batch(pairs, out);
@@ -116,6 +129,7 @@ impl PairHash for Pedersen {
 
     /// [`crate::pedersen_hash_batch_par`] on the rayon pool (the calling thread for short
     /// batches or a single-thread pool).
+    #[cfg(feature = "std")]
     fn hash_batch_par(pairs: &[[Felt; 2]], out: &mut [Felt]) {
         crate::pedersen_hash_batch_par(pairs, out);
     }

@@ -14,8 +14,8 @@
 //! - a trailing `\n` or `\r\n` is ignored; bytes that are not UTF-8 are an error.
 
 use crate::field::{Felt, FeltError};
-use std::fmt;
-use std::vec::Vec;
+use alloc::vec::Vec;
+use core::fmt;
 
 /// What a line held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +48,7 @@ impl fmt::Display for LineError {
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for LineError {}
+impl core::error::Error for LineError {}
 
 /// Parses one line (with or without its line end), appending its felts to `out`.
 ///

@@ -24,8 +24,8 @@
 //! ```
 
 use crate::Felt;
+use alloc::vec::Vec;
 use starknet_types_core::felt::Felt as CoreFelt;
-use std::vec::Vec;
 
 /// Reverses the limb order (least significant first ↔ most significant first).
 #[inline(always)]

@@ -25,12 +25,23 @@
 //! The design is described in the crate's `docs/` folder (field arithmetic, backends, batching,
 //! scaling, benchmarks).
 
+#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
+
+extern crate alloc;
+// The unit tests use std (threads, run-time CPU detection, `vec!`/`format!`) even when the
+// library does not.
+#[cfg(all(test, not(feature = "std")))]
+#[macro_use]
+extern crate std;
 
 // Layers, imported one way: field → backend → poseidon/pedersen/curve → ecdsa/merkle/state.
 mod backend;
 pub mod batch;
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod class_hash;
 pub mod curve;
 pub mod ecdsa;
@@ -43,6 +54,7 @@ pub mod merkle;
 pub mod pedersen;
 pub mod poseidon;
 pub mod state;
+mod sync;
 
 pub use backend::{Backend, BackendError, BACKEND_ENV};
 pub use batch::*;
@@ -50,15 +62,14 @@ pub use ecdsa::{
     get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
     Scalar, SignError, Signature, VerifyError,
 };
-pub use ecdsa::{
-    get_public_key_batch, get_public_key_batch_par, verify_batch, verify_batch_par, VerifyItem,
-};
+pub use ecdsa::{get_public_key_batch, verify_batch, VerifyItem};
+#[cfg(feature = "std")]
+pub use ecdsa::{get_public_key_batch_par, verify_batch_par};
 pub use field::{Felt, FeltError, PackedFelt};
 pub use hash::{PairHash, Pedersen, Poseidon};
-pub use pedersen::{
-    pedersen_hash, pedersen_hash_array, pedersen_hash_batch, pedersen_hash_batch_par,
-    PedersenHasher,
-};
+#[cfg(feature = "std")]
+pub use pedersen::pedersen_hash_batch_par;
+pub use pedersen::{pedersen_hash, pedersen_hash_array, pedersen_hash_batch, PedersenHasher};
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };

@@ -34,8 +34,11 @@
 
 use crate::hash::PairHash;
 use crate::Felt;
+use alloc::vec;
+use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
+#[cfg(feature = "std")]
 use rayon::prelude::*;
 
 /// [`root`] splits trees with at least this many leaves across rayon's threads.
@@ -44,7 +47,16 @@ pub const PAR_MIN_LEAVES: usize = 1 << 12;
 /// The Merkle root of `leaves` (see the module documentation for the shape; `0` for no leaves).
 ///
 /// Uses the current rayon thread pool for large trees and at most `⌈N/2⌉` felts of extra memory.
+/// Without the `std` feature: [`root_seq`].
 pub fn root<H: PairHash>(leaves: &[Felt]) -> Felt {
+    #[cfg(not(feature = "std"))]
+    return root_seq::<H>(leaves);
+    #[cfg(feature = "std")]
+    root_par::<H>(leaves)
+}
+
+#[cfg(feature = "std")]
+fn root_par<H: PairHash>(leaves: &[Felt]) -> Felt {
     let n = leaves.len();
     if n <= 1 {
         return leaves.first().copied().unwrap_or(Felt::ZERO);
@@ -152,7 +164,7 @@ impl fmt::Display for MerkleError {
     }
 }
 
-impl std::error::Error for MerkleError {}
+impl core::error::Error for MerkleError {}
 
 /// An inclusion proof: the sibling of each node on the path from a leaf to the root, bottom up.
 ///
@@ -204,7 +216,7 @@ impl<H: PairHash> MerkleTree<H> {
             let half = prev.len() / 2;
             let mut next = vec![Felt::ZERO; prev.len().div_ceil(2)];
             let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&prev[..2 * half]);
-            H::hash_batch_par(pairs, &mut next[..half]);
+            crate::hash::hash_batch_auto::<H>(pairs, &mut next[..half]);
             if prev.len() % 2 == 1 {
                 next[half] = prev[prev.len() - 1];
             }

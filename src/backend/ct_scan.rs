@@ -23,6 +23,7 @@
 //! scalar kernel, measured with callgrind); see docs/constant-time.md.
 
 use super::{Backend, Kind};
+#[cfg(feature = "std")]
 use std::sync::OnceLock;
 
 /// The backend whose scan kernel the constant-time fixed-base multiplication uses:
@@ -30,9 +31,16 @@ use std::sync::OnceLock;
 /// `scripts/ct-check.sh` checks), or [`Backend::detect`] when the variable names a backend this
 /// CPU lacks: key derivation and signing never panic on configuration (the batch functions
 /// report that error). Evaluated once.
+#[cfg(feature = "std")]
 pub(crate) fn scan_backend() -> Backend {
     static SCAN: OnceLock<Backend> = OnceLock::new();
     *SCAN.get_or_init(|| Backend::from_env().unwrap_or_else(|_| Backend::detect()))
+}
+
+/// Without `std` (no environment variable): [`Backend::detect`].
+#[cfg(not(feature = "std"))]
+pub(crate) fn scan_backend() -> Backend {
+    Backend::detect()
 }
 
 /// One table entry: eight 64-bit words (for the comb, the Montgomery limbs of x then y),
@@ -50,6 +58,8 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx2 or Kind::Avx512Ifma is only created after
             // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx2 | Kind::Avx512Ifma => unsafe { scan_avx2(row, index) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after NEON was detected
@@ -148,6 +158,7 @@ unsafe fn scan_neon(row: &[Entry64], index: u64) -> [u64; 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     fn row(seed: u64, len: usize) -> Vec<Entry64> {
         let mut x = seed | 1;

@@ -608,6 +608,7 @@ impl PackedSelect for Ifma {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     /// Whether this CPU can run the tests below (they are skipped otherwise).
     fn has_ifma() -> bool {

@@ -29,10 +29,14 @@ pub(crate) mod ifma;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
 
-use std::fmt;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+#[cfg(feature = "std")]
 use std::sync::OnceLock;
 
-/// The environment variable that forces a backend: `portable`, `avx2`, `avx512ifma` or `neon`.
+/// The environment variable that forces a backend: `portable`, `avx2`, `avx512ifma` or `neon`
+/// (read only with the `std` feature; see [`Backend::from_env`]).
 pub const BACKEND_ENV: &str = "STARKBATCH_BACKEND";
 
 /// Which implementation of the lane primitives runs the batch functions.
@@ -93,7 +97,7 @@ impl fmt::Display for BackendError {
     }
 }
 
-impl std::error::Error for BackendError {}
+impl core::error::Error for BackendError {}
 
 impl fmt::Debug for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -107,23 +111,47 @@ impl fmt::Display for Backend {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+// CPU features. With `std` they are detected at run time. Without `std` there is no run-time
+// detection, so a SIMD backend is available only when the build itself enables its
+// instruction set (`-C target-feature=+avx2`, `-C target-cpu=...`; NEON is baseline on
+// aarch64): code compiled that way already requires a CPU that has it, so the backend's
+// `#[target_feature]` entry points are sound to call.
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
 fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn has_avx2() -> bool {
+    cfg!(target_feature = "avx2")
+}
+
 /// AVX-512 F and IFMA: everything the `avx512ifma` backend's entry points enable; and AVX2,
 /// whose entry points this backend uses for the curve operations (`crate::batch::curve_entry`).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
 fn has_avx512ifma() -> bool {
     std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512ifma")
         && has_avx2()
 }
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+fn has_avx512ifma() -> bool {
+    cfg!(all(
+        target_feature = "avx512f",
+        target_feature = "avx512ifma"
+    )) && has_avx2()
+}
+
+#[cfg(all(target_arch = "aarch64", feature = "std"))]
 fn has_neon() -> bool {
     std::arch::is_aarch64_feature_detected!("neon")
+}
+
+#[cfg(all(target_arch = "aarch64", not(feature = "std")))]
+fn has_neon() -> bool {
+    cfg!(target_feature = "neon")
 }
 
 impl Backend {
@@ -133,24 +161,37 @@ impl Backend {
     }
 
     /// The fastest backend this CPU supports (ignores [`BACKEND_ENV`]; see
-    /// [`Backend::from_env`]). Detection runs once and is cached.
+    /// [`Backend::from_env`]). With the `std` feature detection runs once at run time and is
+    /// cached; without it the choice is made at compile time from the target features the
+    /// build enables (e.g. AVX2 with `-C target-feature=+avx2`, NEON on aarch64), else
+    /// portable.
     pub fn detect() -> Backend {
-        static BEST: OnceLock<Backend> = OnceLock::new();
-        *BEST.get_or_init(|| {
-            #[cfg(target_arch = "x86_64")]
-            if has_avx512ifma() {
-                return Backend(Kind::Avx512Ifma);
-            }
-            #[cfg(target_arch = "x86_64")]
-            if has_avx2() {
-                return Backend(Kind::Avx2);
-            }
-            #[cfg(target_arch = "aarch64")]
-            if has_neon() {
-                return Backend(Kind::Neon);
-            }
-            Backend::portable()
-        })
+        #[cfg(feature = "std")]
+        {
+            static BEST: OnceLock<Backend> = OnceLock::new();
+            *BEST.get_or_init(Backend::best)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Backend::best()
+        }
+    }
+
+    /// The first of avx512ifma, avx2, neon, portable that this CPU supports.
+    fn best() -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx512ifma() {
+            return Backend(Kind::Avx512Ifma);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            return Backend(Kind::Avx2);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if has_neon() {
+            return Backend(Kind::Neon);
+        }
+        Backend::portable()
     }
 
     /// Every backend this CPU supports, fastest first (the last is always portable).
@@ -197,6 +238,8 @@ impl Backend {
     ///
     /// # Errors
     /// As [`Backend::from_name`] when the variable names an unknown or unsupported backend.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn from_env() -> Result<Backend, BackendError> {
         match std::env::var(BACKEND_ENV) {
             Ok(name) if !name.trim().is_empty() => Backend::from_name(&name),
@@ -205,18 +248,26 @@ impl Backend {
     }
 
     /// The backend the free batch functions use: [`Backend::from_env`], evaluated once and
-    /// cached.
+    /// cached. Without the `std` feature (no environment): [`Backend::detect`].
     ///
     /// # Panics
     /// If `STARKBATCH_BACKEND` names an unknown backend or one this CPU lacks (the error
     /// message says which and lists the available ones). A forced backend never falls back
     /// silently; use [`Backend::from_env`] to handle the error instead.
+    #[cfg(feature = "std")]
     pub fn current() -> Backend {
         static CURRENT: OnceLock<Result<Backend, BackendError>> = OnceLock::new();
         match CURRENT.get_or_init(Backend::from_env) {
             Ok(b) => *b,
             Err(e) => panic!("{BACKEND_ENV}: {e}"),
         }
+    }
+
+    /// The backend the free batch functions use: [`Backend::detect`] (without the `std`
+    /// feature there is no environment variable to read).
+    #[cfg(not(feature = "std"))]
+    pub fn current() -> Backend {
+        Backend::detect()
     }
 
     /// The backend's name: `portable`, `avx2`, `avx512ifma` or `neon`.
@@ -240,6 +291,53 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512Ifma => 8,
             _ => 4,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without `std` the choice is the build's: the backend for the instruction sets this
+    /// compilation enables (none beyond x86-64's baseline in a default host build: portable).
+    #[cfg(not(feature = "std"))]
+    #[test]
+    fn detect_without_std_follows_the_target_features() {
+        let want = if cfg!(all(
+            target_arch = "x86_64",
+            target_feature = "avx512f",
+            target_feature = "avx512ifma",
+            target_feature = "avx2"
+        )) {
+            "avx512ifma"
+        } else if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
+            "avx2"
+        } else if cfg!(all(target_arch = "aarch64", target_feature = "neon")) {
+            "neon"
+        } else {
+            "portable"
+        };
+        assert_eq!(Backend::detect().name(), want);
+        assert_eq!(Backend::current(), Backend::detect());
+        assert_eq!(Backend::available()[0], Backend::detect());
+        assert_eq!(*Backend::available().last().unwrap(), Backend::portable());
+        // A backend the build does not enable is refused even if this CPU has it.
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        assert_eq!(
+            Backend::from_name("avx2"),
+            Err(BackendError::Unavailable("avx2"))
+        );
+    }
+
+    /// With `std`, detection is at run time and agrees with the CPU.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[test]
+    fn detect_with_std_follows_the_cpu() {
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        assert_eq!(Backend::from_name("avx2").is_ok(), avx2);
+        if avx2 && Backend::detect().name() != "avx512ifma" {
+            assert_eq!(Backend::detect().name(), "avx2");
         }
     }
 }

@@ -766,6 +766,7 @@ impl<V: Lane> PackedFelt for Packed<V> {
 mod tests {
     use super::*;
     use crate::backend::portable::PortableLane;
+    use alloc::vec::Vec;
 
     /// A small deterministic generator (xorshift64*), enough for test inputs.
     struct Rng(u64);

@@ -250,6 +250,7 @@ impl<V: Lane> PackedSelect for Packed<V> {
 mod tests {
     use super::*;
     use crate::backend::portable::PortableLane;
+    use alloc::vec::Vec;
 
     fn zero_cases<P: PackedSelect>() {
         // Zero reached in different lazy forms: x − x, p-multiples from products, sums.

@@ -5,6 +5,7 @@
 
 use crate::backend::{Backend, Kind};
 use crate::curve::{AffinePoint, ProjectivePoint};
+#[cfg(feature = "std")]
 use rayon::prelude::*;
 
 macro_rules! curve_entry_points {
@@ -75,14 +76,20 @@ macro_rules! curve_dispatch {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx2 is only created after
             // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx2 => unsafe { avx2::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx512Ifma is only created after has_avx512ifma()
             // (avx512f and avx512ifma detected at run time) returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the features
+            // (`cfg!(target_feature)`), so every CPU running this code has them.
             Kind::Avx512Ifma => unsafe { avx512ifma::$f($($arg),*) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after
             // is_aarch64_feature_detected!("neon") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Neon => unsafe { neon::$f($($arg),*) },
             // SAFETY: as the portable arm.
             _ => unsafe { portable::$f($($arg),*) },
@@ -92,6 +99,7 @@ macro_rules! curve_dispatch {
 
 /// Chunk length for the parallel variants: a multiple of the lane count, about four chunks per
 /// thread, at least `min` elements.
+#[cfg(feature = "std")]
 fn par_chunk(n: usize, lanes: usize, min: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
     let per = n.div_ceil(threads * 4).max(min);
@@ -134,6 +142,8 @@ impl Backend {
     }
 
     /// [`Backend::double_batch`] on the rayon thread pool.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn double_batch_par(&self, points: &mut [ProjectivePoint]) {
         let c = par_chunk(points.len(), self.lanes(), 64);
         points.par_chunks_mut(c).for_each(|p| self.double_batch(p));
@@ -143,6 +153,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `points.len() != others.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn add_batch_par(&self, points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
         assert_eq!(
             points.len(),
@@ -161,6 +173,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `points.len() != out.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn to_affine_batch_par(&self, points: &[ProjectivePoint], out: &mut [AffinePoint]) {
         assert_eq!(
             points.len(),
@@ -178,6 +192,7 @@ impl Backend {
 #[cfg(test)]
 mod tests {
     use crate::curve::{ProjectivePoint, GENERATOR};
+    use alloc::vec::Vec;
 
     #[test]
     fn reference_lane_types_match_scalar() {

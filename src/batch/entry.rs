@@ -143,6 +143,7 @@ pub(crate) mod scalar {
     use crate::batch::drivers;
     use crate::field::Felt;
     use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
+    use alloc::vec::Vec;
 
     pub(crate) fn hash_many(messages: &[&[Felt]], out: &mut [Felt]) {
         let c = drivers::Prepared {

@@ -31,6 +31,7 @@ pub(crate) mod entry;
 
 use crate::backend::{Backend, Kind};
 use crate::field::Felt;
+#[cfg(feature = "std")]
 use rayon::prelude::*;
 
 /// Dispatches one call to the entry point of `$backend`'s instruction set.
@@ -42,15 +43,21 @@ macro_rules! dispatch {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx2 is only created after
             // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx2 => unsafe { entry::avx2::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx512Ifma is only created after
             // is_x86_feature_detected! returned true for "avx512f" and "avx512ifma"
             // (backend/mod.rs), the features its entry points enable.
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx512Ifma => unsafe { entry::avx512ifma::$f($($arg),*) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after
             // is_aarch64_feature_detected!("neon") returned true (backend/mod.rs).
+            // Without `std` the check is instead that the build enables the feature
+            // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Neon => unsafe { entry::neon::$f($($arg),*) },
         }
     };
@@ -60,6 +67,7 @@ macro_rules! dispatch {
 /// per thread, at least 64 elements. Many small chunks let work stealing even out a thread
 /// that is slowed down (a shared machine, a core busy elsewhere); 64 hashes take about 0.1 ms,
 /// far more than rayon's cost per task.
+#[cfg(feature = "std")]
 fn par_chunk(n: usize, lanes: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
     let per = n.div_ceil(threads * 16).max(64);
@@ -141,6 +149,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `inputs.len() != out.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn poseidon_hash_batch_par(&self, inputs: &[[Felt; 2]], out: &mut [Felt]) {
         assert_eq!(
             inputs.len(),
@@ -158,6 +168,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `xs`, `ys` and `out` do not all have the same length.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn poseidon_hash_columns_par(&self, xs: &[Felt], ys: &[Felt], out: &mut [Felt]) {
         assert!(
             xs.len() == ys.len() && xs.len() == out.len(),
@@ -174,6 +186,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `inputs.len() != out.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn poseidon_hash_single_batch_par(&self, inputs: &[Felt], out: &mut [Felt]) {
         assert_eq!(
             inputs.len(),
@@ -188,6 +202,8 @@ impl Backend {
     }
 
     /// [`Backend::poseidon_permute_batch`] on the rayon thread pool.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn poseidon_permute_batch_par(&self, states: &mut [[Felt; 3]]) {
         let c = par_chunk(states.len(), self.lanes());
         states
@@ -200,6 +216,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `messages.len() != out.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn poseidon_hash_many_batch_par(&self, messages: &[&[Felt]], out: &mut [Felt]) {
         assert_eq!(
             messages.len(),
@@ -255,21 +273,31 @@ free_fn!(
 );
 free_fn!(
     /// [`poseidon_hash_batch`] on the rayon thread pool.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_hash_batch_par(inputs: &[[Felt; 2]], out: &mut [Felt])
 );
 free_fn!(
     /// [`poseidon_hash_columns`] on the rayon thread pool.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_hash_columns_par(xs: &[Felt], ys: &[Felt], out: &mut [Felt])
 );
 free_fn!(
     /// [`poseidon_hash_single_batch`] on the rayon thread pool.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_hash_single_batch_par(inputs: &[Felt], out: &mut [Felt])
 );
 free_fn!(
     /// [`poseidon_permute_batch`] on the rayon thread pool.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_permute_batch_par(states: &mut [[Felt; 3]])
 );
 free_fn!(
     /// [`poseidon_hash_many_batch`] on the rayon thread pool.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_hash_many_batch_par(messages: &[&[Felt]], out: &mut [Felt])
 );

@@ -35,6 +35,7 @@ use super::{AffinePoint, ProjectivePoint};
 use crate::backend::select::PackedSelect;
 use crate::batch::drivers::MAX_LANES;
 use crate::field::Felt;
+use alloc::vec::Vec;
 
 /// The number of elements in the chunk starting at `i` (at most `l`).
 #[inline(always)]
@@ -291,6 +292,8 @@ pub fn to_affine_batch(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
 ///
 /// # Panics
 /// As [`double_batch`].
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn double_batch_par(points: &mut [ProjectivePoint]) {
     crate::Backend::current().double_batch_par(points)
 }
@@ -299,6 +302,8 @@ pub fn double_batch_par(points: &mut [ProjectivePoint]) {
 ///
 /// # Panics
 /// As [`add_batch`].
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn add_batch_par(points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
     crate::Backend::current().add_batch_par(points, others)
 }
@@ -307,6 +312,8 @@ pub fn add_batch_par(points: &mut [ProjectivePoint], others: &[ProjectivePoint])
 ///
 /// # Panics
 /// As [`to_affine_batch`].
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn to_affine_batch_par(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
     crate::Backend::current().to_affine_batch_par(points, out)
 }

@@ -1,7 +1,7 @@
 //! [`CurveError`]: why an input is not a usable point of the STARK curve.
 
 use crate::Felt;
-use std::fmt;
+use core::fmt;
 
 /// Why a value could not be turned into a point of the STARK curve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,4 +41,4 @@ impl fmt::Display for CurveError {
     }
 }
 
-impl std::error::Error for CurveError {}
+impl core::error::Error for CurveError {}

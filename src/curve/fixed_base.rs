@@ -31,8 +31,9 @@
 use super::{formulas, ProjectivePoint, EC_ORDER_LIMBS, GENERATOR};
 use crate::backend::ct_scan::{scan_backend, Entry64};
 use crate::field::mont::sbb;
+use crate::sync::OnceTable;
 use crate::Felt;
-use std::sync::OnceLock;
+use alloc::vec::Vec;
 
 /// Bits per window.
 const W: usize = 7;
@@ -42,7 +43,7 @@ const DIGITS: usize = 37;
 const ENTRIES: usize = 1 << (W - 1);
 
 fn table() -> &'static [[Entry64; ENTRIES]] {
-    static TABLE: OnceLock<Vec<[Entry64; ENTRIES]>> = OnceLock::new();
+    static TABLE: OnceTable<Vec<[Entry64; ENTRIES]>> = OnceTable::new();
     TABLE.get_or_init(|| {
         let mut points = Vec::with_capacity(DIGITS * ENTRIES);
         let mut base = ProjectivePoint::from_affine(&GENERATOR);

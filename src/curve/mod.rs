@@ -47,9 +47,9 @@ mod projective;
 pub(crate) mod wnaf;
 
 pub use affine::AffinePoint;
-pub use batch::{
-    add_batch, add_batch_par, double_batch, double_batch_par, to_affine_batch, to_affine_batch_par,
-};
+pub use batch::{add_batch, double_batch, to_affine_batch};
+#[cfg(feature = "std")]
+pub use batch::{add_batch_par, double_batch_par, to_affine_batch_par};
 pub use error::CurveError;
 pub(crate) use fixed_base::inverse_ct;
 pub use fixed_base::mul_generator_ct;

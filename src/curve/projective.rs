@@ -3,6 +3,7 @@
 use super::formulas;
 use super::{AffinePoint, BETA};
 use crate::Felt;
+use alloc::vec::Vec;
 use core::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
 /// A point of the STARK curve in Jacobian coordinates: (X, Y, Z) stands for the affine point

@@ -3,7 +3,8 @@
 //! signatures. Both branch on the scalar bits: use them for public scalars only.
 
 use super::{AffinePoint, ProjectivePoint, GENERATOR};
-use std::sync::OnceLock;
+use crate::sync::OnceTable;
+use alloc::vec::Vec;
 
 /// Window width of the on-the-fly table for a variable base (8 odd multiples).
 const W_VAR: u32 = 5;
@@ -76,7 +77,7 @@ fn odd_multiples(p: &ProjectivePoint, w: u32) -> Vec<ProjectivePoint> {
 
 /// Odd multiples of G for [`W_GEN`], affine, built on first use.
 fn generator_odd_multiples() -> &'static [AffinePoint] {
-    static TABLE: OnceLock<Vec<AffinePoint>> = OnceLock::new();
+    static TABLE: OnceTable<Vec<AffinePoint>> = OnceTable::new();
     TABLE.get_or_init(|| {
         ProjectivePoint::batch_to_affine(&odd_multiples(
             &ProjectivePoint::from_affine(&GENERATOR),

@@ -22,7 +22,7 @@ impl fmt::Display for SignError {
     }
 }
 
-impl std::error::Error for SignError {}
+impl core::error::Error for SignError {}
 
 /// Why [`verify`](crate::verify) could not check a signature (a well-formed but wrong
 /// signature is `Ok(false)`, not an error).
@@ -49,7 +49,7 @@ impl fmt::Display for VerifyError {
     }
 }
 
-impl std::error::Error for VerifyError {}
+impl core::error::Error for VerifyError {}
 
 /// Why [`recover`](crate::recover) could not recover a public key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,4 +75,4 @@ impl fmt::Display for RecoverError {
     }
 }
 
-impl std::error::Error for RecoverError {}
+impl core::error::Error for RecoverError {}

@@ -10,13 +10,14 @@
 //! scalars only. The constant-time path is [`crate::curve::mul_generator_ct`].
 
 use crate::curve::{AffinePoint, ProjectivePoint, GENERATOR};
-use std::sync::OnceLock;
+use crate::sync::OnceTable;
+use alloc::vec::Vec;
 
 const ROWS: usize = 32;
 const ENTRIES: usize = 255;
 
 fn table() -> &'static [AffinePoint] {
-    static TABLE: OnceLock<Vec<AffinePoint>> = OnceLock::new();
+    static TABLE: OnceTable<Vec<AffinePoint>> = OnceTable::new();
     TABLE.get_or_init(|| {
         let mut points = Vec::with_capacity(ROWS * ENTRIES);
         let mut base = ProjectivePoint::from_affine(&GENERATOR);

@@ -16,6 +16,8 @@
 
 use crate::curve::mul_generator_ct;
 use crate::Felt;
+use alloc::vec::Vec;
+#[cfg(feature = "std")]
 use rayon::prelude::*;
 
 /// Keys per shared inversion.
@@ -65,6 +67,8 @@ pub fn get_public_key_batch(private_keys: &[Felt], out: &mut [Felt]) {
 ///
 /// # Panics
 /// If `private_keys.len() != out.len()`.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn get_public_key_batch_par(private_keys: &[Felt], out: &mut [Felt]) {
     assert_eq!(
         private_keys.len(),

@@ -47,14 +47,18 @@ mod verify_batch;
 
 pub use error::{RecoverError, SignError, VerifyError};
 pub use keys::get_public_key;
-pub use keys_batch::{get_public_key_batch, get_public_key_batch_par};
+pub use keys_batch::get_public_key_batch;
+#[cfg(feature = "std")]
+pub use keys_batch::get_public_key_batch_par;
 pub use recover::recover;
 pub use rfc6979::rfc6979_generate_k;
 pub use scalar::Scalar;
 pub use sign::sign;
 pub use signature::{ExtendedSignature, Signature};
 pub use verify::verify;
-pub use verify_batch::{verify_batch, verify_batch_par, VerifyItem};
+#[cfg(feature = "std")]
+pub use verify_batch::verify_batch_par;
+pub use verify_batch::{verify_batch, VerifyItem};
 
 use crate::Felt;
 

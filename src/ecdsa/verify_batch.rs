@@ -24,6 +24,9 @@ use super::{Scalar, VerifyError, ELEMENT_UPPER_BOUND};
 use crate::curve::wnaf::wnaf;
 use crate::curve::{AffinePoint, ProjectivePoint, BETA};
 use crate::Felt;
+use alloc::vec;
+use alloc::vec::Vec;
+#[cfg(feature = "std")]
 use rayon::prelude::*;
 
 /// Items per shared inversion.
@@ -87,6 +90,8 @@ pub fn verify_batch(items: &[VerifyItem], out: &mut [Result<bool, VerifyError>])
 ///
 /// # Panics
 /// If `items.len() != out.len()`.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn verify_batch_par(items: &[VerifyItem], out: &mut [Result<bool, VerifyError>]) {
     assert_eq!(
         items.len(),

@@ -1,9 +1,10 @@
 //! Conversions between [`Felt`] and strings, bytes and integers.
 
 use super::{mont, Felt, FeltError};
+use alloc::format;
+use alloc::string::{String, ToString};
 use core::fmt;
 use core::str::FromStr;
-use std::string::{String, ToString};
 
 /// Why `parse_hex_limbs` failed, without allocation (so it can run in `const` context).
 #[derive(Clone, Copy, Debug)]

@@ -1,7 +1,8 @@
 //! [`FeltError`]: why a value could not become a [`Felt`](super::Felt).
 
-use std::fmt;
-use std::string::String;
+use alloc::format;
+use alloc::string::String;
+use core::fmt;
 
 /// Why an input could not be turned into a field element. The message names the offending input
 /// (shortened when very long) and what is wrong with it.
@@ -91,4 +92,4 @@ impl fmt::Display for FeltError {
     }
 }
 
-impl std::error::Error for FeltError {}
+impl core::error::Error for FeltError {}

@@ -13,6 +13,7 @@
 //! selects) and written back as 0.
 
 use super::{mont, safegcd, Felt};
+use alloc::vec::Vec;
 
 impl Felt {
     /// The multiplicative inverse, or `None` for zero.

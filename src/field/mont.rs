@@ -375,6 +375,7 @@ pub(crate) const fn from_mont(a: [u64; 4]) -> [u64; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
     use num_bigint::BigUint;
     use proptest::prelude::*;
 

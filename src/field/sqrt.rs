@@ -24,7 +24,8 @@
 //! public data (point decompression, signature verification and key recovery).
 
 use super::Felt;
-use std::sync::OnceLock;
+use crate::sync::OnceTable;
+use alloc::vec::Vec;
 
 /// Window width in bits.
 const W: u32 = 8;
@@ -48,7 +49,7 @@ struct Tables {
 }
 
 fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
+    static TABLES: OnceTable<Tables> = OnceTable::new();
     TABLES.get_or_init(|| {
         let g = Felt::THREE.pow(Q as u128);
         let g_inv = g.inverse().expect("g is a unit");

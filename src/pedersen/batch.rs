@@ -43,6 +43,9 @@
 use super::tables::{tables, Entry, HALF, HIGH, WINDOWS};
 use super::{accumulate, window, Acc};
 use crate::Felt;
+use alloc::vec;
+use alloc::vec::Vec;
+#[cfg(feature = "std")]
 use rayon::prelude::*;
 
 /// Hashes processed in lock-step (one inversion per step per chunk). Large, because every chunk
@@ -65,6 +68,7 @@ const XYZZ_CHUNK: usize = 256;
 
 /// Batches shorter than this run on the calling thread in [`pedersen_hash_batch_par`] (the same
 /// value as `crate::hash::PAR_THRESHOLD`, kept here so this layer does not import the trees').
+#[cfg(feature = "std")]
 const PAR_THRESHOLD: usize = 64;
 
 /// `out[i] = pedersen_hash(inputs[i][0], inputs[i][1])` for every `i`: batch-affine additions
@@ -108,6 +112,8 @@ pub fn pedersen_hash_batch(inputs: &[[Felt; 2]], out: &mut [Felt]) {
 ///
 /// # Panics
 /// If `out.len() != inputs.len()`.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub fn pedersen_hash_batch_par(inputs: &[[Felt; 2]], out: &mut [Felt]) {
     assert_eq!(
         inputs.len(),

@@ -42,7 +42,9 @@ mod batch;
 mod points;
 mod tables;
 
-pub use batch::{pedersen_hash_batch, pedersen_hash_batch_par};
+pub use batch::pedersen_hash_batch;
+#[cfg(feature = "std")]
+pub use batch::pedersen_hash_batch_par;
 pub use points::{P0, P1, P2, P3, SHIFT_POINT};
 
 use crate::curve::{formulas, AffinePoint, ProjectivePoint};

@@ -6,8 +6,10 @@
 
 use super::points::{P0, P1, P2, P3, SHIFT_POINT};
 use crate::curve::{AffinePoint, ProjectivePoint, ALPHA};
+use crate::sync::OnceTable;
 use crate::Felt;
-use std::sync::OnceLock;
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// Window width in bits for the 248-bit low parts.
 pub(crate) const W: usize = 10;
@@ -130,7 +132,7 @@ fn build() -> Tables {
 
 /// The tables, built on the first call.
 pub(crate) fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
+    static TABLES: OnceTable<Tables> = OnceTable::new();
     TABLES.get_or_init(build)
 }
 

@@ -144,6 +144,7 @@ pub(crate) const COMPRESSED_ROUND_CONSTANTS: [Felt; N_CONSTANTS] = [
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use alloc::vec::Vec;
     use num_bigint::BigUint;
     use sha2::{Digest, Sha256};
 

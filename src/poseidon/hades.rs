@@ -133,6 +133,7 @@ mod tests {
     use super::super::constants::COMPRESSED_ROUND_CONSTANTS;
     use super::*;
     use crate::field::Felt;
+    use alloc::vec::Vec;
     use proptest::prelude::*;
 
     /// The textbook permutation: 91 rounds, each adding all three raw constants.
@@ -156,7 +157,7 @@ mod tests {
     }
 
     fn ark_felts() -> &'static [[Felt; 3]] {
-        static ARK: std::sync::OnceLock<Vec<[Felt; 3]>> = std::sync::OnceLock::new();
+        static ARK: crate::sync::OnceTable<Vec<[Felt; 3]>> = crate::sync::OnceTable::new();
         ARK.get_or_init(|| {
             raw_constants()
                 .iter()

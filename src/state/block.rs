@@ -17,6 +17,8 @@ use super::error::TrieError;
 use super::trie::{trie_root, trie_roots, STATE_HEIGHT};
 use crate::hash::{Pedersen, Poseidon};
 use crate::Felt;
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// One contract's full state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -68,7 +70,7 @@ pub fn state_commitment(
     classes: &[DeclaredClass],
     rule: StateRootRule,
 ) -> Result<StateCommitment, TrieError> {
-    let (storage_roots, class_root) = rayon::join(
+    let (storage_roots, class_root) = crate::sync::join(
         || {
             let tries: Vec<&[(Felt, Felt)]> =
                 contracts.iter().map(|c| c.storage.as_slice()).collect();

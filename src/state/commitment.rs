@@ -3,6 +3,7 @@
 
 use crate::hash::{PairHash, Pedersen, Poseidon};
 use crate::Felt;
+use alloc::vec::Vec;
 
 /// `"CONTRACT_CLASS_LEAF_V0"` as a short string: the class trie's leaf prefix.
 pub const CONTRACT_CLASS_LEAF_V0: Felt =
@@ -42,15 +43,15 @@ pub fn contract_state_hashes(
         .zip(storage_roots)
         .map(|(c, r)| [*c, *r])
         .collect();
-    Pedersen::hash_batch_par(&pairs, out);
+    crate::hash::hash_batch_auto::<Pedersen>(&pairs, out);
     for ((p, h), nonce) in pairs.iter_mut().zip(out.iter()).zip(nonces) {
         *p = [*h, *nonce];
     }
-    Pedersen::hash_batch_par(&pairs, out);
+    crate::hash::hash_batch_auto::<Pedersen>(&pairs, out);
     for (p, h) in pairs.iter_mut().zip(out.iter()) {
         *p = [*h, Felt::ZERO];
     }
-    Pedersen::hash_batch_par(&pairs, out);
+    crate::hash::hash_batch_auto::<Pedersen>(&pairs, out);
 }
 
 /// A declared class's leaf in the class trie: `Poseidon("CONTRACT_CLASS_LEAF_V0", compiled_class_hash)`.
@@ -91,5 +92,5 @@ pub fn class_leaf_hash_batch(compiled_class_hashes: &[Felt], out: &mut [Felt]) {
         .iter()
         .map(|c| [CONTRACT_CLASS_LEAF_V0, *c])
         .collect();
-    Poseidon::hash_batch_par(&pairs, out);
+    crate::hash::hash_batch_auto::<Poseidon>(&pairs, out);
 }

@@ -49,4 +49,4 @@ impl fmt::Display for TrieError {
     }
 }
 
-impl std::error::Error for TrieError {}
+impl core::error::Error for TrieError {}

@@ -5,6 +5,8 @@
 
 use crate::hash::PairHash;
 use crate::Felt;
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// A Patricia-Merkle trie node whose children's hashes are known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +62,7 @@ pub fn hash_nodes<H: PairHash>(nodes: &[Node], out: &mut [Felt]) {
         "hash_nodes: nodes and out lengths differ"
     );
     let pairs: Vec<[Felt; 2]> = nodes.iter().map(Node::pair).collect();
-    H::hash_batch_par(&pairs, out);
+    crate::hash::hash_batch_auto::<H>(&pairs, out);
     for (o, node) in out.iter_mut().zip(nodes) {
         if let Node::Edge { length, .. } = node {
             *o += Felt::from(*length);

@@ -30,6 +30,7 @@ use super::bits::{self, U256};
 use super::error::TrieError;
 use crate::hash::PairHash;
 use crate::Felt;
+use alloc::vec::Vec;
 
 /// The largest supported trie height (Starknet's state tries).
 pub const MAX_HEIGHT: u32 = 251;
@@ -290,7 +291,7 @@ fn run_all<H: PairHash>(runs: &mut [Run]) {
         }
         out.clear();
         out.resize(pairs.len(), Felt::ZERO);
-        H::hash_batch_par(&pairs, &mut out);
+        crate::hash::hash_batch_auto::<H>(&pairs, &mut out);
         let mut offset = 0;
         for (run, &count) in runs.iter_mut().filter(|r| !r.is_done()).zip(&counts) {
             run.apply(&out[offset..offset + count]);
