@@ -14,8 +14,8 @@
 //!
 //! [`get_public_key`]: super::get_public_key
 
-use crate::curve::mul_generator_ct;
-use crate::Felt;
+use crate::backend::ct_scan::scan_backend;
+use crate::{Backend, Felt};
 use rayon::prelude::*;
 
 /// Keys per shared inversion.
@@ -38,24 +38,35 @@ const CHUNK: usize = 256;
 /// # Panics
 /// If `private_keys.len() != out.len()`.
 pub fn get_public_key_batch(private_keys: &[Felt], out: &mut [Felt]) {
+    get_public_key_batch_on(scan_backend(), private_keys, out)
+}
+
+impl Backend {
+    /// [`get_public_key_batch`] on this backend's lanes and scan kernel (every backend gives the
+    /// same results; for tests and comparisons). Constant time in the keys.
+    ///
+    /// # Panics
+    /// If `private_keys.len() != out.len()`.
+    pub fn get_public_key_batch(&self, private_keys: &[Felt], out: &mut [Felt]) {
+        get_public_key_batch_on(*self, private_keys, out)
+    }
+}
+
+fn get_public_key_batch_on(backend: Backend, private_keys: &[Felt], out: &mut [Felt]) {
     assert_eq!(
         private_keys.len(),
         out.len(),
         "get_public_key_batch: private_keys and out differ in length"
     );
-    let mut xs = Vec::with_capacity(CHUNK.min(private_keys.len()));
-    let mut zs = Vec::with_capacity(CHUNK.min(private_keys.len()));
+    let len = CHUNK.min(private_keys.len());
+    let mut xs = vec![Felt::ZERO; len];
+    let mut zs = vec![Felt::ZERO; len];
     for (keys, o) in private_keys.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-        xs.clear();
-        zs.clear();
-        for d in keys {
-            let p = mul_generator_ct(&d.to_raw_limbs());
-            xs.push(p.x);
-            zs.push(p.z);
-        }
+        let (xs, zs) = (&mut xs[..keys.len()], &mut zs[..keys.len()]);
+        backend.mul_generator_ct_batch(keys, xs, zs);
         // Zeros (keys ≡ 0 mod n) stay 0, so their x becomes 0.
-        Felt::batch_inverse(&mut zs);
-        for ((o, x), zinv) in o.iter_mut().zip(&xs).zip(&zs) {
+        Felt::batch_inverse(zs);
+        for ((o, x), zinv) in o.iter_mut().zip(xs.iter()).zip(zs.iter()) {
             *o = *x * zinv.square();
         }
     }
