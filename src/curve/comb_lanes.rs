@@ -3,9 +3,9 @@
 //! [`get_public_key_batch`](crate::ecdsa::get_public_key_batch).
 //!
 //! # Method
-//! Keys are taken `LANES` at a time (the backend's packed field type: 4 lanes on AVX2, NEON and
-//! portable (`X4<Felt>`), 8 on AVX-512 IFMA). Every lane runs exactly the steps of
-//! [`mul_generator_ct`](super::mul_generator_ct): the key is reduced mod n and recoded into 37
+//! Keys are taken `LANES` at a time (the backend's packed field type: 8 lanes on AVX-512 IFMA, 4
+//! on AVX2 and NEON, and one (`Felt`) on the portable backend). Every lane runs exactly the steps
+//! of [`mul_generator_ct`](super::mul_generator_ct): the key is reduced mod n and recoded into 37
 //! signed radix-128 digits (scalar code per lane); then for each of the 37 table rows
 //! - each lane's entry is fetched with the constant-time scan kernel `Backend::scan_row` (every
 //!   entry of the row is read and combined under masks) and its y negated under the lane's sign
