@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Constant-time evidence for get_public_key and sign (the ctgrind method; docs/constant-time.md).
+# Constant-time evidence for get_public_key, get_public_key_batch and sign (the ctgrind method;
+# docs/constant-time.md).
 #
 # Builds tools/ctgrind (release, as users run it) and runs it under valgrind memcheck with the
 # private key and nonce marked undefined. Passes when
@@ -26,10 +27,10 @@ run() { # $1 = xml output, rest = arguments
 
 echo "ct-check: negative control (must be reported)"
 run "$work/control.xml" --control
-echo "ct-check: get_public_key and sign with secret inputs (detected backend)"
+echo "ct-check: get_public_key, get_public_key_batch and sign with secret inputs (detected backend)"
 run "$work/secret.xml"
 # The table scan has one kernel per backend: check the portable one too.
-echo "ct-check: get_public_key and sign with secret inputs (STARKBATCH_BACKEND=portable)"
+echo "ct-check: get_public_key, get_public_key_batch and sign with secret inputs (STARKBATCH_BACKEND=portable)"
 STARKBATCH_BACKEND=portable run "$work/secret-portable.xml"
 
 marker=$(grep -n "Public outputs from here on." "$root/src/ecdsa/sign.rs" | cut -d: -f1)

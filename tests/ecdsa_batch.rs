@@ -183,3 +183,77 @@ fn public_keys_match_scalar() {
         }
     }
 }
+
+/// The keys that meet the comb's special cases (module docs of `curve::fixed_base`): 0, 1,
+/// n − 1, n, n + 1, keys ≥ n, and 2^252 − n (equal points in the last rows) with neighbours.
+fn special_keys() -> Vec<Felt> {
+    let n = Felt::from_raw_limbs([
+        0x1e66_a241_adc6_4d2e,
+        0xb781_126d_cae7_b232,
+        0xffff_ffff_ffff_ffff,
+        0x0800_0000_0000_0010,
+    ])
+    .unwrap();
+    // 2^252 − n (published with the comb's tests in src/curve/fixed_base.rs).
+    let t = Felt::from_hex("0x7ffffffffffffef0000000000000000487eed9235184dcde1995dbe5239b2d1")
+        .unwrap();
+    vec![
+        Felt::ZERO,
+        Felt::ONE,
+        Felt::TWO,
+        n - Felt::ONE,
+        n,
+        n + Felt::ONE,
+        n + n,
+        n + t,
+        Felt::MAX,
+        Felt::MAX - Felt::ONE,
+        t,
+        t - Felt::ONE,
+        t + Felt::ONE,
+        -t,
+        Felt::TWO.pow(251),
+    ]
+}
+
+#[test]
+fn public_keys_every_backend_lane_and_tail() {
+    let mut rng = Rng(17);
+    let specials = special_keys();
+    let want_special: Vec<Felt> = specials.iter().map(get_public_key).collect();
+    // Tails 0..=3·LANES + 1 for every lane count (at most 8), random keys and specials mixed.
+    let pool: Vec<Felt> = (0..25).map(|_| rng.small()).collect();
+    let want_pool: Vec<Felt> = pool.iter().map(get_public_key).collect();
+    for backend in starkbatch::Backend::available() {
+        for len in 0..=3 * 8 + 1 {
+            let mut keys = pool[..len].to_vec();
+            let mut want = want_pool[..len].to_vec();
+            for i in (0..len).step_by(3) {
+                keys[i] = specials[(i + len) % specials.len()];
+                want[i] = want_special[(i + len) % specials.len()];
+            }
+            let mut out = vec![Felt::MAX; len];
+            backend.get_public_key_batch(&keys, &mut out);
+            assert_eq!(out, want, "{} len {len}", backend.name());
+        }
+        // Every special key (a needle) at every lane position of 17 random keys.
+        for (s, ws) in specials.iter().zip(&want_special) {
+            for pos in 0..17 {
+                let mut keys = pool[..17].to_vec();
+                let mut want = want_pool[..17].to_vec();
+                keys[pos] = *s;
+                want[pos] = *ws;
+                let mut out = vec![Felt::MAX; 17];
+                backend.get_public_key_batch(&keys, &mut out);
+                assert_eq!(out, want, "{} key {s} at {pos}", backend.name());
+            }
+        }
+        // A whole batch of one special key (every lane hits the case at once).
+        for (s, ws) in specials.iter().zip(&want_special) {
+            let keys = vec![*s; 9];
+            let mut out = vec![Felt::MAX; 9];
+            backend.get_public_key_batch(&keys, &mut out);
+            assert!(out.iter().all(|o| o == ws), "{} all {s}", backend.name());
+        }
+    }
+}

@@ -25,6 +25,7 @@
 //! }
 //! ```
 
+pub(crate) mod comb_entry;
 pub(crate) mod curve_entry;
 pub(crate) mod drivers;
 pub(crate) mod entry;

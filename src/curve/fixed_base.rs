@@ -36,13 +36,13 @@ use crate::Felt;
 use alloc::vec::Vec;
 
 /// Bits per window.
-const W: usize = 7;
+pub(crate) const W: usize = 7;
 /// Number of signed digits for a scalar below 2^252: 36 windows and the final carry.
-const DIGITS: usize = 37;
+pub(crate) const DIGITS: usize = 37;
 /// Table entries per row: |d| in 1..=64.
 const ENTRIES: usize = 1 << (W - 1);
 
-fn table() -> &'static [[Entry64; ENTRIES]] {
+pub(crate) fn table() -> &'static [[Entry64; ENTRIES]] {
     static TABLE: OnceTable<Vec<[Entry64; ENTRIES]>> = OnceTable::new();
     TABLE.get_or_init(|| {
         let mut points = Vec::with_capacity(DIGITS * ENTRIES);
@@ -96,7 +96,7 @@ fn window(k: &[u64; 4], start: usize) -> u64 {
 
 /// Signed digits (magnitude, negative flag) of k < 2^252, in constant time.
 #[inline(always)]
-fn recode(k: &[u64; 4]) -> [(u64, u64); DIGITS] {
+pub(crate) fn recode(k: &[u64; 4]) -> [(u64, u64); DIGITS] {
     let mut out = [(0u64, 0u64); DIGITS];
     let mut carry = 0u64;
     for (i, o) in out.iter_mut().enumerate() {
@@ -137,7 +137,7 @@ const N_SHIFTED: [[u64; 4]; 5] = {
 /// `k mod n` for any 256-bit `k` (little-endian limbs), in constant time: since
 /// `k < 2^256 < 32·n`, subtracting `n·2^j` under a mask for j = 4, 3, 2, 1, 0 leaves `k < n`.
 #[inline]
-fn reduce_mod_n(k: &[u64; 4]) -> [u64; 4] {
+pub(crate) fn reduce_mod_n(k: &[u64; 4]) -> [u64; 4] {
     let mut k = *k;
     for m in N_SHIFTED.iter() {
         let (d0, b) = sbb(k[0], m[0], 0);

@@ -40,6 +40,7 @@
 
 mod affine;
 pub(crate) mod batch;
+pub(crate) mod comb_lanes;
 mod error;
 mod fixed_base;
 pub mod formulas;

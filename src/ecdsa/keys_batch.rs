@@ -1,30 +1,39 @@
-//! [`get_public_key_batch`]: many public keys with one shared field inversion per chunk.
+//! [`get_public_key_batch`]: many public keys, the constant-time comb run in SIMD lanes and one
+//! shared field inversion per chunk.
 //!
 //! # Method
-//! Each key runs the constant-time comb [`mul_generator_ct`] unchanged (reduction mod n with
-//! masks, a whole table row scanned per window, masked selects). Only the conversion to affine
-//! is shared: within a chunk of [`CHUNK`] keys the Z values are inverted together with
-//! [`Felt::batch_inverse`] (Montgomery's trick with branch-free selects around one
-//! constant-time safegcd inversion), instead of one constant-time inversion per key.
+//! The keys of a chunk of [`CHUNK`] go through the comb of
+//! [`mul_generator_ct`](crate::curve::mul_generator_ct) `LANES` keys at a time
+//! (`crate::curve::comb_lanes`: per-lane reduction mod n and recoding, per-lane constant-time
+//! row scans, the mixed additions and their special cases in the backend's packed field type with
+//! masked selects), which yields each key's Jacobian X and Z. The Z values of the chunk are then
+//! inverted together with [`Felt::batch_inverse`] (Montgomery's trick with branch-free selects
+//! around one constant-time safegcd inversion), and x = X·Z⁻².
+//!
+//! The lanes are those of the backend the scan kernel uses (`STARKBATCH_BACKEND`, else the
+//! detected one, never a panic): 8 IFMA lanes on AVX-512 IFMA, 4 on AVX2 and NEON, one key at a
+//! time (`Felt`) on the portable backend. [`Backend::get_public_key_batch`] picks the
+//! backend explicitly (every backend gives the same results).
 //!
 //! # Constant time
-//! No branch and no memory index depends on a private key: the comb is constant time per key,
-//! the batch inversion's work depends only on the batch length, and a key ≡ 0 (mod n) (Z = 0)
-//! gets the "inverse" 0 through a select, giving 0 as [`get_public_key`] does.
+//! No branch and no memory index depends on a private key: the lane comb is constant time
+//! (module docs of `crate::curve::comb_lanes`), the batch inversion's work depends only on the
+//! batch length, and a key ≡ 0 (mod n) (Z = 0) gets the "inverse" 0 through a select, giving 0
+//! as [`get_public_key`] does. `scripts/ct-check.sh` runs it on marked keys under valgrind.
 //!
 //! [`get_public_key`]: super::get_public_key
 
-use crate::curve::mul_generator_ct;
-use crate::Felt;
-use alloc::vec::Vec;
+use crate::backend::ct_scan::scan_backend;
+use crate::{Backend, Felt};
+use alloc::vec;
 #[cfg(feature = "std")]
 use rayon::prelude::*;
 
 /// Keys per shared inversion.
 const CHUNK: usize = 256;
 
-/// `out[i] = get_public_key(&private_keys[i])` for every key, with one field inversion per
-/// 256 keys. Constant time in the keys (module docs).
+/// `out[i] = get_public_key(&private_keys[i])` for every key: the comb in SIMD lanes, one field
+/// inversion per 256 keys. Constant time in the keys (module docs).
 ///
 /// ```
 /// use starkbatch::ecdsa::get_public_key_batch;
@@ -40,24 +49,35 @@ const CHUNK: usize = 256;
 /// # Panics
 /// If `private_keys.len() != out.len()`.
 pub fn get_public_key_batch(private_keys: &[Felt], out: &mut [Felt]) {
+    get_public_key_batch_on(scan_backend(), private_keys, out)
+}
+
+impl Backend {
+    /// [`get_public_key_batch`] on this backend's lanes and scan kernel (every backend gives the
+    /// same results; for tests and comparisons). Constant time in the keys.
+    ///
+    /// # Panics
+    /// If `private_keys.len() != out.len()`.
+    pub fn get_public_key_batch(&self, private_keys: &[Felt], out: &mut [Felt]) {
+        get_public_key_batch_on(*self, private_keys, out)
+    }
+}
+
+fn get_public_key_batch_on(backend: Backend, private_keys: &[Felt], out: &mut [Felt]) {
     assert_eq!(
         private_keys.len(),
         out.len(),
         "get_public_key_batch: private_keys and out differ in length"
     );
-    let mut xs = Vec::with_capacity(CHUNK.min(private_keys.len()));
-    let mut zs = Vec::with_capacity(CHUNK.min(private_keys.len()));
+    let len = CHUNK.min(private_keys.len());
+    let mut xs = vec![Felt::ZERO; len];
+    let mut zs = vec![Felt::ZERO; len];
     for (keys, o) in private_keys.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-        xs.clear();
-        zs.clear();
-        for d in keys {
-            let p = mul_generator_ct(&d.to_raw_limbs());
-            xs.push(p.x);
-            zs.push(p.z);
-        }
+        let (xs, zs) = (&mut xs[..keys.len()], &mut zs[..keys.len()]);
+        backend.mul_generator_ct_batch(keys, xs, zs);
         // Zeros (keys ≡ 0 mod n) stay 0, so their x becomes 0.
-        Felt::batch_inverse(&mut zs);
-        for ((o, x), zinv) in o.iter_mut().zip(&xs).zip(&zs) {
+        Felt::batch_inverse(zs);
+        for ((o, x), zinv) in o.iter_mut().zip(xs.iter()).zip(zs.iter()) {
             *o = *x * zinv.square();
         }
     }

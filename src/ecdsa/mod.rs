@@ -27,8 +27,8 @@
 //! - `recover` when s·R = m·G: `Err(InvalidS)`.
 //!
 //! Batches: [`verify_batch`] (results identical to [`verify`] item by item, inversions shared)
-//! and [`get_public_key_batch`] (constant time, one shared inversion), with `_par` variants;
-//! see `docs/curve-batch.md`.
+//! and [`get_public_key_batch`] (constant time, the comb in SIMD lanes, one shared inversion),
+//! with `_par` variants; see `docs/curve-batch.md`.
 //!
 //! [`rfc6979_generate_k`] follows cairo-lang, which differs from starknet-crypto 0.8 only for
 //! a message hash in [n, p) (see its module).

@@ -1,6 +1,7 @@
-//! The ctgrind harness: calls [`get_public_key`] and [`sign`] with the private key and the nonce
-//! marked *undefined* for valgrind's memcheck. Memcheck then reports every conditional branch
-//! ("Conditional jump or move depends on uninitialised value(s)") and every memory address
+//! The ctgrind harness: calls [`get_public_key`], [`sign`] and
+//! [`get_public_key_batch`](starkbatch::ecdsa::get_public_key_batch) with the private keys and
+//! the nonce marked *undefined* for valgrind's memcheck. Memcheck then reports every conditional
+//! branch ("Conditional jump or move depends on uninitialised value(s)") and every memory address
 //! ("Use of uninitialised value of size 8") computed from them. `scripts/ct-check.sh` runs this
 //! under valgrind and accepts only the reports that sit at the documented public-output checks of
 //! `sign`; see docs/constant-time.md for the method and its limits.
@@ -127,4 +128,32 @@ fn main() {
         checked += 1;
     }
     println!("ctgrind: {checked} keys: get_public_key and sign ran with secret inputs");
+
+    // The batch derivation (the comb in SIMD lanes, then one shared inversion): every key
+    // marked, 11 keys = two full groups of 4 lanes and a tail (one group of 8 and a tail on
+    // 8-lane backends), with 0, n and 2^252 − n (the special cases of the comb's last rows).
+    let mut batch: Vec<Felt> = keys.iter().map(|k| felt(k)).collect();
+    batch.extend([
+        Felt::ZERO,
+        felt("0x800000000000010ffffffffffffffffb781126dcae7b2321e66a241adc64d2f"), // n
+        felt("0x7ffffffffffffef0000000000000000487eed9235184dcde1995dbe5239b2d1"), // 2^252 − n
+        felt("0x7ffffffffffffef0000000000000000487eed9235184dcde1995dbe5239b2d2"),
+        felt("0x6a1b2c3d4e5f60718293a4b5c6d7e8f90123456789abcdef0fedcba98765432"),
+    ]);
+    let mut secret = batch.clone();
+    for k in secret.iter_mut() {
+        classify(k);
+    }
+    let mut out = vec![Felt::ZERO; secret.len()];
+    starkbatch::ecdsa::get_public_key_batch(&secret, &mut out);
+    for o in out.iter_mut() {
+        declassify(o);
+    }
+    for (k, o) in batch.iter().zip(&out) {
+        assert_eq!(*o, get_public_key(k), "batch key {k}");
+    }
+    println!(
+        "ctgrind: {} keys: get_public_key_batch ran with secret inputs",
+        batch.len()
+    );
 }
