@@ -14,6 +14,9 @@ lib=tools/nostd-check/target/release/libstarkbatch_nostd_check.a
 test -s "$lib"
 echo "built $lib ($(stat -c %s "$lib") bytes)"
 
+echo "-- the serde feature without std"
+cargo check --release --manifest-path "$manifest" --features starkbatch/serde
+
 echo "-- negative control: with starkbatch/std the build must fail on the duplicate panic_impl"
 log=$(mktemp)
 if cargo check --release --manifest-path "$manifest" --features starkbatch/std >"$log" 2>&1; then
