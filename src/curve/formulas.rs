@@ -24,20 +24,37 @@ use crate::PackedFelt;
 /// Z3 = (Y1 + Z1)² − YY − ZZ
 /// ```
 ///
-/// Every `2·`, `3·` and `8·` is computed with [`PackedFelt::double`] and additions, never with a
-/// multiplication. Exact for all inputs: infinity (Z1 = 0) maps to Z3 = 0, and no finite point
-/// has Y1 = 0 on this curve (its order n is odd).
+/// Every `2·`, `3·` and `8·` is computed with [`PackedFelt::double`] (or its lazy form) and
+/// additions, never with a multiplication. Exact for all inputs: infinity (Z1 = 0) maps to
+/// Z3 = 0, and no finite point has Y1 = 0 on this curve (its order n is odd).
+///
+/// The lazy operations skip 10 of the 17 normalisations of the plain formula; the weights of
+/// the contract in `crate::field::packed` (`w`, mul/square inputs at most 4, subtrahends at most
+/// 2, normalising inputs at most 10) are noted beside each line. For [`crate::Felt`] the lazy
+/// operations are the ordinary ones, so the scalar results are unchanged; every outgoing
+/// coordinate has weight 1, as `store` requires.
 #[inline(always)]
 pub fn double<P: PackedFelt>(x1: P, y1: P, z1: P) -> (P, P, P) {
-    let xx = x1.square();
-    let yy = y1.square();
-    let yyyy = yy.square();
-    let zz = z1.square();
-    let s = x1.add(yy).square().sub(xx).sub(yyyy).double();
-    let m = xx.double().add(xx).add(zz.square());
-    let t = m.square().sub(s.double());
-    let y3 = m.mul(s.sub(t)).sub(yyyy.double().double().double());
-    let z3 = y1.add(z1).square().sub(yy).sub(zz);
+    let xx = x1.square(); // w 1
+    let yy = y1.square(); // w 1
+    let yyyy = yy.square(); // w 1
+    let zz = z1.square(); // w 1
+    // S = 2·((X1 + YY)² − XX − YYYY): square input w 2; sub_lazy → w 5; sub needs 5 + 4 <= 10.
+    let s = x1
+        .add_lazy(yy)
+        .square()
+        .sub_lazy(xx)
+        .sub(yyyy)
+        .double(); // w 1
+    // M = 3·XX + ZZ²: w 2 + 1 + 1 = 4, a valid input of square and mul.
+    let m = xx.double_lazy().add_lazy(xx).add_lazy(zz.square());
+    // T = M² − 2·S: the subtrahend 2·S has w 2.
+    let t = m.square().sub(s.double_lazy()); // w 1
+    // Y3 = M·(S − T) − 8·YYYY: 8·YYYY = double(w 4) (2·4 <= 10), w 1.
+    let yyyy8 = yyyy.double_lazy().double_lazy().double();
+    let y3 = m.mul(s.sub(t)).sub(yyyy8); // w 1
+    // Z3 = (Y1 + Z1)² − YY − ZZ: square input w 2; sub_lazy → w 5; sub needs 5 + 4 <= 10.
+    let z3 = y1.add_lazy(z1).square().sub_lazy(yy).sub(zz); // w 1
     (t, y3, z3)
 }
 
