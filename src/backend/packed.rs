@@ -165,7 +165,6 @@ const K: [u64; 9] = redundant_multiple_of_p(8, 2 * LIMB_BOUND);
 /// [`K`] plus [`F`]: what the normalising subtraction adds.
 const K_PLUS_F: [u64; 9] = add_limbs(K, F);
 
-
 // Checks, at compile time, of the facts the bounds rely on.
 const _: () = {
     // F ≡ p: its value is exactly p.
@@ -748,7 +747,12 @@ impl<V: Lane> PackedFelt for Packed<V> {
             lanes[i] = w[i].to_array();
         }
         for (k, out) in dst.iter_mut().enumerate() {
-            *out = Felt(div_2_24([lanes[0][k], lanes[1][k], lanes[2][k], lanes[3][k]]));
+            *out = Felt(div_2_24([
+                lanes[0][k],
+                lanes[1][k],
+                lanes[2][k],
+                lanes[3][k],
+            ]));
         }
     }
     #[inline(always)]
