@@ -50,10 +50,17 @@
 //!   32-bit inputs are exact): a column is below `9·(4B)² + 2^28·(2^27 + 2^24 + 1) + 2^36 <
 //!   2^64`, and the inputs are below `2^255`, so the result is below `2^230 + p < 2p`: `I`.
 //!
-//! # Conversion
-//! `Felt` holds `a·2^256`; loading multiplies by the constant `2^304 mod p` (one Montgomery
-//! product: `a·2^256·2^304/2^280 = a·2^280`), storing multiplies by `2^256 mod p`, whose output
-//! is below 2p, and finishes with one conditional subtraction per lane.
+//! # Conversion (no multiplication)
+//! `Felt` holds `v = a·2^256 mod p` (canonical, below 2^252); this module wants a value
+//! congruent to `a·2^280 = v·2^24`. Loading cuts the 28-bit limbs of `v·2^24` out of `v`'s
+//! words with shifts (ten limbs, the tenth `L_9 < 2^24` at `2^252`), folds the tenth with
+//! `2^252 ≡ −(2^197 + 2^193 + 2)` into limbs 0, 6 and 7 (plus `F`, so nothing goes negative),
+//! and runs [`normalize`]: output `I`. Storing takes a value of weight 1 (`x < 2^253`) to its
+//! canonical radix-2^28 digits and 64-bit words in the lanes, then, per element, divides by
+//! `2^24` modulo p with one Montgomery step that needs no product (`p ≡ 1 mod 2^192`:
+//! `m = −x mod 2^24`, `(x + m·p)/2^24 < 2^229 + p < 2p`) and one conditional subtraction:
+//! `a·2^256`, canonical. (Until session 3 both directions were a full lane product by
+//! `2^304 mod p` and `2^256 mod p`: six lane products per point in `double_batch`.)
 
 // Limb code indexes several arrays in step; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
@@ -158,12 +165,6 @@ const K: [u64; 9] = redundant_multiple_of_p(8, 2 * LIMB_BOUND);
 /// [`K`] plus [`F`]: what the normalising subtraction adds.
 const K_PLUS_F: [u64; 9] = add_limbs(K, F);
 
-/// `2^304 mod p` as limbs: multiplying a Felt's Montgomery limbs (`a·2^256`) by it gives
-/// `a·2^280`, this module's form.
-const TO_LANE: [u64; 9] = split(Felt::from_u64_const(1 << 48).to_montgomery_limbs());
-/// `2^256 mod p` as limbs: multiplying `a·2^280` by it gives `a·2^256`, the Felt form.
-const FROM_LANE: [u64; 9] = split(mont::R);
-
 // Checks, at compile time, of the facts the bounds rely on.
 const _: () = {
     // F ≡ p: its value is exactly p.
@@ -192,6 +193,13 @@ const _: () = {
     assert!(acc[2] == mont::P[2] && acc[3] == mont::P[3]);
     // Folding h <= 32 units of 2^251 stays non-negative.
     assert!(F[0] >= 32 && F[7] >= 32 && F[6] >= 32 << 24);
+    // Loading (`load_felts`): after subtracting the fold of L_9 < 2^24 (2·L_9 at limb 0,
+    // (L_9 mod 8)·2^25 at limb 6, 2·L_9 + L_9/8 at limb 7), limbs 0, 6, 7 still cover the
+    // normalisation's own fold of h <= 2 (the top limb is below 2^28 + F[8] < 3·2^27).
+    assert!(F[8] + (1 << 28) < 3 << 27);
+    assert!(F[0] >= 2 * ((1 << 24) - 1) + 2);
+    assert!(F[6] >= (7 << 25) + (2 << 24));
+    assert!(F[7] >= 2 * ((1 << 24) - 1) + (1 << 21) + 2);
     // The weight bounds of the lazy contract (module docs).
     let b = LIMB_BOUND;
     let nw = NORMALIZE_WEIGHT as u64;
@@ -617,22 +625,80 @@ fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
     [r0, r1, r2, r3, r4, r5, r6, r7, carry]
 }
 
+/// `x·2^-24 mod p`, canonical, for `x < 2^253` (four little-endian words): the one
+/// Montgomery reduction step by `2^24` that takes this module's form `a·2^280` to `Felt`'s
+/// `a·2^256`. As `p ≡ 1 (mod 2^192)`, `m = −x mod 2^24` makes `x + m·p` divisible by `2^24`,
+/// and `m·p = m + 17·m·2^192 + m·2^251` is three shifted additions; the quotient is below
+/// `2^229 + p < 2p`, so one conditional subtraction makes it canonical. Branch-free.
+#[inline(always)]
+fn div_2_24(x: [u64; 4]) -> [u64; 4] {
+    let m = x[0].wrapping_neg() & ((1 << 24) - 1);
+    // t = x + m·p as five words (x < 2^253, m·p < 2^276).
+    let (t0, c) = mont::adc(x[0], m, 0);
+    let (t1, c) = mont::adc(x[1], 0, c);
+    let (t2, c) = mont::adc(x[2], 0, c);
+    let (t3, c) = mont::adc(x[3], 17 * m, c);
+    let (t3, c2) = mont::adc(t3, m << 59, 0);
+    let t4 = (m >> 5) + c + c2;
+    // t0's low 24 bits are zero; shift the five words right by 24.
+    let y = [
+        (t0 >> 24) | (t1 << 40),
+        (t1 >> 24) | (t2 << 40),
+        (t2 >> 24) | (t3 << 40),
+        (t3 >> 24) | (t4 << 40),
+    ];
+    mont::reduce_once(y)
+}
+
 impl<V: Lane> Packed<V> {
     /// Loads `LANES` Felts (any values; the caller guarantees `src.len() == 4`).
+    ///
+    /// No multiplication (module docs, "Conversion"): with `v = a·2^256 mod p < 2^252` the
+    /// canonical Felt limbs, the ten 28-bit limbs `L_i` of `v·2^24` (bits `28i − 24 .. 28i + 4`
+    /// of `v`; `L_0 < 2^28` holds bits 0..4 of `v` at position 24, `L_9 = v >> 228 < 2^24`) are
+    /// cut out with shifts and masks; `L_9·2^252 ≡ −L_9·(2^197 + 2^193 + 2)` is folded into
+    /// limbs 0, 6 and 7 (`2·L_9` at limb 0, `(L_9 mod 8)·2^25` at limb 6, `2·L_9 + ⌊L_9/8⌋` at
+    /// limb 7) after adding `F ≡ p`, whose limbs 0, 6 and 7 exceed what is subtracted (checked
+    /// at compile time); [`normalize`] then restores `I` (every limb below `2^31`, the top
+    /// limb below `3·2^27`, so its fold `h <= 2` stays non-negative too).
     #[inline(always)]
     fn load_felts(src: &[Felt]) -> Self {
-        let l: [[u64; 9]; 4] = [
-            split(src[0].to_montgomery_limbs()),
-            split(src[1].to_montgomery_limbs()),
-            split(src[2].to_montgomery_limbs()),
-            split(src[3].to_montgomery_limbs()),
+        let f: [[u64; 4]; 4] = [
+            src[0].to_montgomery_limbs(),
+            src[1].to_montgomery_limbs(),
+            src[2].to_montgomery_limbs(),
+            src[3].to_montgomery_limbs(),
         ];
-        let mut x = [V::splat(0); 9];
-        for i in 0..9 {
-            x[i] = V::from_array([l[0][i], l[1][i], l[2][i], l[3][i]]);
-        }
-        // Canonical Felt limbs satisfy I (the top limb is at most 2^27 + 1).
-        Packed(mont_mul(&x, &splat9(&TO_LANE)))
+        let w0 = V::from_array([f[0][0], f[1][0], f[2][0], f[3][0]]);
+        let w1 = V::from_array([f[0][1], f[1][1], f[2][1], f[3][1]]);
+        let w2 = V::from_array([f[0][2], f[1][2], f[2][2], f[3][2]]);
+        let w3 = V::from_array([f[0][3], f[1][3], f[2][3], f[3][3]]);
+        let m28 = V::splat(M28);
+        let l9 = w3.shr::<36>();
+        let l9x2 = l9.shl::<1>();
+        let s = [
+            w0.shl::<24>().and(m28).add(V::splat(F[0])).sub(l9x2),
+            w0.shr::<4>().and(m28).add(V::splat(F[1])),
+            w0.shr::<32>().and(m28).add(V::splat(F[2])),
+            w0.shr::<60>()
+                .add(w1.shl::<4>().and(m28))
+                .add(V::splat(F[3])),
+            w1.shr::<24>().and(m28).add(V::splat(F[4])),
+            w1.shr::<52>()
+                .add(w2.shl::<12>().and(m28))
+                .add(V::splat(F[5])),
+            w2.shr::<16>()
+                .and(m28)
+                .add(V::splat(F[6]))
+                .sub(l9.and(V::splat(7)).shl::<25>()),
+            w2.shr::<44>()
+                .add(w3.shl::<20>().and(m28))
+                .add(V::splat(F[7]))
+                .sub(l9x2)
+                .sub(l9.shr::<3>()),
+            w3.shr::<8>().and(m28).add(V::splat(F[8])),
+        ];
+        Packed(normalize(s))
     }
 }
 
@@ -660,24 +726,33 @@ impl<V: Lane> PackedFelt for Packed<V> {
     #[inline(always)]
     fn store(self, dst: &mut [Felt]) {
         assert!(dst.len() == 4);
-        let y = mont_mul(&self.0, &splat9(&FROM_LANE));
-        // A loop, not `map`: a closure would not inherit the entry point's target features.
-        let mut lanes = [[0u64; 4]; 9];
-        for i in 0..9 {
-            lanes[i] = y[i].to_array();
+        // Canonical radix-2^28 digits of x < 2^253 (limbs below B: carries at most 1), then
+        // the four 64-bit words of x, all in lanes (module docs, "Conversion").
+        let mut d = self.0;
+        let m28 = V::splat(M28);
+        for i in 0..8 {
+            let c = d[i].shr::<28>();
+            d[i] = d[i].and(m28);
+            d[i + 1] = d[i + 1].add(c);
         }
-        for (k, d) in dst.iter_mut().enumerate() {
-            // Limbs 0..7 below 2^28, the top at most 2^27 + 4: the value is below 2p < 2^253.
-            let mut w = [0u64; 4];
-            for (i, limb) in lanes.iter().enumerate() {
-                let v = limb[k];
-                let bit = 28 * i;
-                w[bit / 64] |= v << (bit % 64);
-                if bit % 64 > 36 && bit / 64 + 1 < 4 {
-                    w[bit / 64 + 1] |= v >> (64 - bit % 64);
-                }
-            }
-            *d = Felt(mont::reduce_once(w));
+        let w = [
+            d[0].add(d[1].shl::<28>()).add(d[2].shl::<56>()),
+            d[2].shr::<8>().add(d[3].shl::<20>()).add(d[4].shl::<48>()),
+            d[4].shr::<16>().add(d[5].shl::<12>()).add(d[6].shl::<40>()),
+            d[6].shr::<24>().add(d[7].shl::<4>()).add(d[8].shl::<32>()),
+        ];
+        // A loop, not `map`: a closure would not inherit the entry point's target features.
+        let mut lanes = [[0u64; 4]; 4];
+        for i in 0..4 {
+            lanes[i] = w[i].to_array();
+        }
+        for (k, out) in dst.iter_mut().enumerate() {
+            *out = Felt(div_2_24([
+                lanes[0][k],
+                lanes[1][k],
+                lanes[2][k],
+                lanes[3][k],
+            ]));
         }
     }
     #[inline(always)]

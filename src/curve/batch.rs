@@ -26,9 +26,9 @@
 //!
 //! # Backends
 //! Every [`Backend`](crate::Backend): portable runs four scalar elements in lock-step
-//! (`X4<Felt>`), AVX2 and NEON the 9×28-bit lanes. Lane types are converted on load and store
-//! (one product per coordinate each way for the 9×28-bit lanes), which is part of the measured
-//! cost.
+//! (`X4<Felt>`), AVX2 and NEON the 9×28-bit lanes. Lane types are converted on load and store,
+//! which is part of the measured cost (for the 9×28-bit lanes shifts, masks and one
+//! product-free reduction step per element, see `crate::backend::packed`).
 
 use super::formulas;
 use super::{AffinePoint, ProjectivePoint};

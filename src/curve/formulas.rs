@@ -24,20 +24,35 @@ use crate::PackedFelt;
 /// Z3 = (Y1 + Z1)² − YY − ZZ
 /// ```
 ///
-/// Every `2·`, `3·` and `8·` is computed with [`PackedFelt::double`] and additions, never with a
-/// multiplication. Exact for all inputs: infinity (Z1 = 0) maps to Z3 = 0, and no finite point
-/// has Y1 = 0 on this curve (its order n is odd).
+/// Every `2·`, `3·` and `8·` is computed with [`PackedFelt::double`] (or its lazy form) and
+/// additions, never with a multiplication. Exact for all inputs: infinity (Z1 = 0) maps to
+/// Z3 = 0, and no finite point has Y1 = 0 on this curve (its order n is odd).
+///
+/// The lazy operations skip 10 of the 17 normalisations of the plain formula; the weights of
+/// the contract in `crate::field::packed` (`w`, mul/square inputs at most 4, subtrahends at most
+/// 2, normalising inputs at most 10) are noted above each step. For [`crate::Felt`] the lazy
+/// operations are the ordinary ones, so the scalar results are unchanged; every outgoing
+/// coordinate has weight 1, as `store` requires.
 #[inline(always)]
 pub fn double<P: PackedFelt>(x1: P, y1: P, z1: P) -> (P, P, P) {
+    // XX, YY, YYYY, ZZ: weight 1.
     let xx = x1.square();
     let yy = y1.square();
     let yyyy = yy.square();
     let zz = z1.square();
-    let s = x1.add(yy).square().sub(xx).sub(yyyy).double();
-    let m = xx.double().add(xx).add(zz.square());
-    let t = m.square().sub(s.double());
-    let y3 = m.mul(s.sub(t)).sub(yyyy.double().double().double());
-    let z3 = y1.add(z1).square().sub(yy).sub(zz);
+    // S = 2·((X1 + YY)² − XX − YYYY): square input weight 2; sub_lazy gives 5; sub needs
+    // 5 + 4 <= 10; S has weight 1.
+    let s = x1.add_lazy(yy).square().sub_lazy(xx).sub(yyyy).double();
+    // M = 3·XX + ZZ²: weight 2 + 1 + 1 = 4, a valid input of square and mul.
+    let m = xx.double_lazy().add_lazy(xx).add_lazy(zz.square());
+    // T = M² − 2·S: the subtrahend 2·S has weight 2; T has weight 1.
+    let t = m.square().sub(s.double_lazy());
+    // Y3 = M·(S − T) − 8·YYYY: 8·YYYY = double(weight 4) (2·4 <= 10); Y3 has weight 1.
+    let yyyy8 = yyyy.double_lazy().double_lazy().double();
+    let y3 = m.mul(s.sub(t)).sub(yyyy8);
+    // Z3 = (Y1 + Z1)² − YY − ZZ: square input weight 2; sub_lazy gives 5; sub needs
+    // 5 + 4 <= 10; Z3 has weight 1.
+    let z3 = y1.add_lazy(z1).square().sub_lazy(yy).sub(zz);
     (t, y3, z3)
 }
 
