@@ -130,6 +130,117 @@ impl<P: PackedSelect> PackedPoint<P> {
     }
 }
 
+impl<P: PackedSelect> PackedPoint<P> {
+    /// `self + (x2, y2)` for affine finite points `(x2, y2)` in every lane, exactly as
+    /// [`ProjectivePoint::add_affine`] (mixed addition, madd-2007-bl): `self` at infinity →
+    /// `(x2, y2, 1)`; H = 0 and r = 0 → the doubling; H = 0 and r ≠ 0 → `infinity`
+    /// (the packed (1, 1, 0)); else the generic sum. `one` is the packed 1.
+    #[inline(always)]
+    pub(crate) fn add_affine(self, x2: P, y2: P, one: P, infinity: Self) -> Self {
+        let ((x, y, z), h, r) = formulas::add_affine_unchecked(self.x, self.y, self.z, x2, y2);
+        let mut out = PackedPoint { x, y, z };
+        let h0 = h.zero_mask();
+        if P::any(h0) {
+            let r0 = r.zero_mask();
+            out = Self::select(P::word_and(h0, P::mask_not(r0)), out, infinity);
+            out = Self::select(P::word_and(h0, r0), out, self.double());
+        }
+        let a_inf = self.z.zero_mask();
+        Self::select(
+            a_inf,
+            out,
+            PackedPoint {
+                x: x2,
+                y: y2,
+                z: one,
+            },
+        )
+    }
+}
+
+/// `out[i] = k_i·Q_i` where `tables[8i..8i + 8]` holds the affine odd multiples
+/// Q_i, 3Q_i, …, 15Q_i (all finite) and `k_i = scalars[i]` (any 256-bit value, used as is),
+/// `LANES` items side by side.
+///
+/// Method (variable time in the scalars, for public data): each k is made odd (k + 1 when k is
+/// even) and recoded with [`regular_recode`](super::wnaf::regular_recode) to `t` odd digits,
+/// `t` the largest length in the group, so that every lane runs the same steps: start at
+/// d_(t−1)·Q, then per digit four doublings and one mixed addition of ±|d|·Q, gathered per
+/// lane from the item's table. Lanes whose k was even then add −Q (a masked mixed addition).
+/// Every addition is exact ([`PackedPoint::add_affine`]), so each lane holds the group element
+/// k·Q, the one [`ProjectivePoint::mul_vartime`] returns (as a point; the Jacobian triple may
+/// differ).
+///
+/// Precondition: `tables.len() == 8 * scalars.len()` and `out.len() == scalars.len()`.
+#[inline(always)]
+pub(crate) fn mul_affine_tables<P: PackedSelect>(
+    tables: &[AffinePoint],
+    scalars: &[[u64; 4]],
+    out: &mut [ProjectivePoint],
+) {
+    use super::wnaf::{regular_len, regular_recode, REGULAR_DIGITS};
+    const T: usize = 8;
+    let l = P::LANES;
+    assert!(l <= MAX_LANES && tables.len() == T * scalars.len() && out.len() == scalars.len());
+    let one = P::constant(&P::prepare(Felt::ONE));
+    let infinity = PackedPoint {
+        x: one,
+        y: one,
+        z: P::zero(),
+    };
+    let n = scalars.len();
+    let mut i = 0;
+    while i < n {
+        let t = take(n, i, l);
+        // Lane k runs item i + min(k, t − 1) (the padding repeats the last item).
+        let item = |k: usize| i + k.min(t - 1);
+        let mut even = [0u64; MAX_LANES];
+        let mut odd = [[0u64; 4]; MAX_LANES];
+        let mut len = 1;
+        for k in 0..l {
+            let s = scalars[item(k)];
+            even[k] = ((s[0] & 1) ^ 1).wrapping_neg();
+            odd[k] = [s[0] | 1, s[1], s[2], s[3]];
+            len = len.max(regular_len(&odd[k]));
+        }
+        let mut digits = [[0i8; REGULAR_DIGITS]; MAX_LANES];
+        for k in 0..l {
+            digits[k] = regular_recode(&odd[k], len);
+        }
+        // Gathers ±|d|·Q per lane (d odd, non-zero) in affine lane form.
+        let gather = |pos: usize, digits: &[[i8; REGULAR_DIGITS]; MAX_LANES]| -> (P, P) {
+            let mut xs = [Felt::ZERO; MAX_LANES];
+            let mut ys = [Felt::ZERO; MAX_LANES];
+            for k in 0..l {
+                let d = digits[k][pos];
+                let e = &tables[T * item(k) + (d.unsigned_abs() as usize >> 1)];
+                xs[k] = e.x;
+                ys[k] = if d < 0 { -e.y } else { e.y };
+            }
+            (P::load(&xs[..l]), P::load(&ys[..l]))
+        };
+        let (x, y) = gather(len - 1, &digits);
+        let mut acc = PackedPoint { x, y, z: one };
+        for pos in (0..len - 1).rev() {
+            acc = acc.double().double().double().double();
+            let (x, y) = gather(pos, &digits);
+            acc = acc.add_affine(x, y, one, infinity);
+        }
+        if even[..l].iter().any(|&e| e != 0) {
+            // −Q in every lane; kept only where k was even.
+            let mut minus = [[0i8; REGULAR_DIGITS]; MAX_LANES];
+            for m in minus.iter_mut() {
+                m[0] = -1;
+            }
+            let (x, y) = gather(0, &minus);
+            let sum = acc.add_affine(x, y, one, infinity);
+            acc = PackedPoint::select(P::word_load(&even[..l]), acc, sum);
+        }
+        acc.scatter(&mut out[i..i + t]);
+        i += t;
+    }
+}
+
 /// Doubles every point in place, `LANES` at a time.
 #[inline(always)]
 pub(crate) fn double_points<P: PackedSelect>(points: &mut [ProjectivePoint]) {
