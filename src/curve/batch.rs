@@ -207,17 +207,56 @@ pub(crate) fn mul_affine_tables<P: PackedSelect>(
         for k in 0..l {
             digits[k] = regular_recode(&odd[k], len);
         }
-        // Gathers ±|d|·Q per lane (d odd, non-zero) in affine lane form.
-        let gather = |pos: usize, digits: &[[i8; REGULAR_DIGITS]; MAX_LANES]| -> (P, P) {
+        // The tables in lane form, loaded once per group: entry e of lane k is item k's
+        // (2e + 1)·Q; `ny` holds the negated y-coordinates.
+        let mut tx = [P::zero(); T];
+        let mut ty = [P::zero(); T];
+        let mut ny = [P::zero(); T];
+        for e in 0..T {
             let mut xs = [Felt::ZERO; MAX_LANES];
             let mut ys = [Felt::ZERO; MAX_LANES];
             for k in 0..l {
-                let d = digits[k][pos];
-                let e = &tables[T * item(k) + (d.unsigned_abs() as usize >> 1)];
-                xs[k] = e.x;
-                ys[k] = if d < 0 { -e.y } else { e.y };
+                let p = &tables[T * item(k) + e];
+                xs[k] = p.x;
+                ys[k] = p.y;
             }
-            (P::load(&xs[..l]), P::load(&ys[..l]))
+            tx[e] = P::load(&xs[..l]);
+            ty[e] = P::load(&ys[..l]);
+            ny[e] = P::zero().sub(ty[e]);
+        }
+        // ±|d|·Q per lane (d odd, non-zero): masked selects over the entries the lanes use
+        // (variable time in the digits, which are public).
+        let gather = |pos: usize, digits: &[[i8; REGULAR_DIGITS]; MAX_LANES]| -> (P, P) {
+            // code = entry + 8·(d < 0); entry = (|d| − 1)/2.
+            let mut code = [0u64; MAX_LANES];
+            let mut entry = [0u64; MAX_LANES];
+            for k in 0..l {
+                let d = digits[k][pos];
+                entry[k] = d.unsigned_abs() as u64 >> 1;
+                code[k] = entry[k] | (((d < 0) as u64) << 3);
+            }
+            let first = code[0] as usize;
+            let pick_y = |c: usize| if c & 8 != 0 { ny[c & 7] } else { ty[c & 7] };
+            let (mut x, mut y) = (tx[first & 7], pick_y(first));
+            let words = P::word_load(&code[..l]);
+            let entries = P::word_load(&entry[..l]);
+            let mut seen_x = 1u32 << (first & 7);
+            let mut seen_y = 1u32 << first;
+            for &c in &code[1..l] {
+                let c = c as usize;
+                if seen_x & (1 << (c & 7)) == 0 {
+                    seen_x |= 1 << (c & 7);
+                    // Lanes using entry c & 7 with either sign.
+                    let m = P::word_eq(entries, P::word_splat((c & 7) as u64));
+                    x = P::select(m, x, tx[c & 7]);
+                }
+                if seen_y & (1 << c) == 0 {
+                    seen_y |= 1 << c;
+                    let m = P::word_eq(words, P::word_splat(c as u64));
+                    y = P::select(m, y, pick_y(c));
+                }
+            }
+            (x, y)
         };
         let (x, y) = gather(len - 1, &digits);
         let mut acc = PackedPoint { x, y, z: one };
@@ -228,12 +267,7 @@ pub(crate) fn mul_affine_tables<P: PackedSelect>(
         }
         if even[..l].iter().any(|&e| e != 0) {
             // −Q in every lane; kept only where k was even.
-            let mut minus = [[0i8; REGULAR_DIGITS]; MAX_LANES];
-            for m in minus.iter_mut() {
-                m[0] = -1;
-            }
-            let (x, y) = gather(0, &minus);
-            let sum = acc.add_affine(x, y, one, infinity);
+            let sum = acc.add_affine(tx[0], ny[0], one, infinity);
             acc = PackedPoint::select(P::word_load(&even[..l]), acc, sum);
         }
         acc.scatter(&mut out[i..i + t]);
