@@ -11,8 +11,17 @@
 //!    ([`Backend::to_affine_batch`](crate::Backend::to_affine_batch), in SIMD lanes), so that the
 //!    additions of the width-5 NAF for u2·Q are mixed additions (7M + 4S) instead of general
 //!    ones (11M + 5S);
-//! 4. per item, u1·G from the fixed-base table, u2·Q (width-5 NAF over the affine table) and
-//!    the comparison x(u1·G ± u2·Q) = r in Jacobian coordinates, as `verify`.
+//! 4. u2·Q for every item in SIMD lanes, `LANES` items side by side
+//!    ([`Backend::mul_affine_tables`](crate::Backend), generic driver
+//!    `curve::batch::mul_affine_tables`): u2 made odd (u2 + 1 if even, −Q added at the end in
+//!    those lanes) and recoded in regular signed radix 16 (every digit odd, |d| ≤ 15), so that
+//!    all lanes run the same 4 doublings + 1 mixed addition per digit with no idle lane
+//!    (a width-5 NAF leaves most lanes without a digit at a given position); the digit's
+//!    entry ±|d|·Q is picked per lane by masked selects from the item's table loaded into lane
+//!    form once per group. The lane mixed addition handles infinity, P = Q and P = −Q with masks
+//!    exactly as [`ProjectivePoint::add_affine`];
+//! 5. per item, u1·G from the fixed-base table and the comparison x(u1·G ± u2·Q) = r in
+//!    Jacobian coordinates, as `verify`.
 //!
 //! The group elements computed are the ones `verify` computes, so the booleans are equal.
 //! Variable time, like `verify` (every input is public). [`verify_batch_par`] splits the
