@@ -119,6 +119,60 @@ fn mixed_valid_and_invalid_items() {
     check(&[]);
 }
 
+/// Items whose u2 = r·s⁻¹ mod n is crafted (1, 2, 3, 4, n − 1, n − 2): the odd, even and
+/// exceptional paths of the lane multiplication u2·Q (the result must still equal `verify`).
+fn crafted(rng: &mut Rng) -> Vec<VerifyItem> {
+    let v = valid(rng);
+    let sc = |f: &Felt| Scalar::from_felt(f).unwrap();
+    let r = v.r;
+    let mut out = Vec::new();
+    for u2 in [1i64, 2, 3, 4, -1, -2] {
+        let u = if u2 > 0 {
+            sc(&Felt::from(u2 as u64))
+        } else {
+            -sc(&Felt::from((-u2) as u64))
+        };
+        let s = (sc(&r) * u.inverse()).to_felt();
+        if s < bound() && !s.is_zero() {
+            out.push(VerifyItem { s, ..v });
+            // The same u2 with the public key of the generator (Q = G).
+            out.push(VerifyItem {
+                s,
+                public_key: get_public_key(&Felt::ONE),
+                ..v
+            });
+        }
+    }
+    assert!(out.len() >= 8, "too few crafted items");
+    out
+}
+
+#[test]
+fn needles_at_every_lane_position_and_tail_length() {
+    let mut rng = Rng(0x5eed_0bad_cafe_f00d);
+    let mut kinds = variants(&mut rng);
+    kinds.extend(crafted(&mut rng));
+    check(&kinds);
+    let base: Vec<VerifyItem> = (0..17).map(|_| valid(&mut rng)).collect();
+    // Tail lengths 1..=17 cover every lane count (1, 4, 8) with full groups and tails; one
+    // needle per batch at every position.
+    for len in 1..=17usize {
+        for k in 0..len {
+            let mut items = base[..len].to_vec();
+            items[k] = kinds[(3 * k + len) % kinds.len()];
+            check(&items);
+        }
+    }
+    // Every kind at every position of a group of 8 plus a tail of 1.
+    for k in 0..9 {
+        for v in &kinds {
+            let mut items = base[..9].to_vec();
+            items[k] = *v;
+            check(&items);
+        }
+    }
+}
+
 #[test]
 fn long_batches_cross_chunk_boundaries() {
     let mut rng = Rng(99);

@@ -33,6 +33,14 @@ macro_rules! curve_entry_points {
             pub(crate) unsafe fn to_affine_points(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
                 drivers::to_affine_points::<P>(points, out)
             }
+            $(#[$attr])*
+            pub(crate) unsafe fn mul_affine_tables(
+                tables: &[AffinePoint],
+                scalars: &[[u64; 4]],
+                out: &mut [ProjectivePoint],
+            ) {
+                drivers::mul_affine_tables::<P>(tables, scalars, out)
+            }
         }
     };
 }
@@ -141,6 +149,21 @@ impl Backend {
         curve_dispatch!(self, to_affine_points(points, out))
     }
 
+    /// `out[i] = k_i·Q_i` with `k_i = scalars[i]` and `tables[8i..8i + 8]` the affine odd
+    /// multiples Q_i, 3Q_i, …, 15Q_i (finite), in lanes (`crate::curve::batch::mul_affine_tables`).
+    /// Variable time in the scalars.
+    ///
+    /// # Panics
+    /// If `tables.len() != 8 * scalars.len()` or `out.len() != scalars.len()`.
+    pub(crate) fn mul_affine_tables(
+        &self,
+        tables: &[AffinePoint],
+        scalars: &[[u64; 4]],
+        out: &mut [ProjectivePoint],
+    ) {
+        curve_dispatch!(self, mul_affine_tables(tables, scalars, out))
+    }
+
     /// [`Backend::double_batch`] on the rayon thread pool.
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
@@ -193,6 +216,113 @@ impl Backend {
 mod tests {
     use crate::curve::{ProjectivePoint, GENERATOR};
     use alloc::vec::Vec;
+
+    /// Scalars around the exceptional cases of the lane multiplication: 0, 1, even and odd,
+    /// n − 1, n, n + 1, 2n − 2 (the final −Q meets −Q), the largest values, random ones.
+    fn mul_cases() -> Vec<[u64; 4]> {
+        let n = crate::curve::EC_ORDER_LIMBS;
+        let add = |a: [u64; 4], b: u64| {
+            let mut r = a;
+            let (v, mut c) = r[0].overflowing_add(b);
+            r[0] = v;
+            for x in r.iter_mut().skip(1) {
+                let (v, c2) = x.overflowing_add(c as u64);
+                *x = v;
+                c = c2;
+            }
+            r
+        };
+        let sub1 = |a: [u64; 4]| {
+            let mut r = a;
+            for x in r.iter_mut() {
+                let (v, b) = x.overflowing_sub(1);
+                *x = v;
+                if !b {
+                    break;
+                }
+            }
+            r
+        };
+        let mut two_n = [0u64; 4];
+        let mut carry = 0u64;
+        for j in 0..4 {
+            two_n[j] = (n[j] << 1) | carry;
+            carry = n[j] >> 63;
+        }
+        let mut v = vec![
+            [0, 0, 0, 0],
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [15, 0, 0, 0],
+            [16, 0, 0, 0],
+            [17, 0, 0, 0],
+            sub1(n),
+            n,
+            add(n, 1),
+            sub1(sub1(two_n)),
+            two_n,
+            [u64::MAX; 4],
+            [u64::MAX - 1, u64::MAX, u64::MAX, u64::MAX],
+            [0, 0, 0, 1 << 63],
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..13 {
+            let mut k = [0u64; 4];
+            for l in k.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *l = x;
+            }
+            k[3] >>= 4;
+            v.push(k);
+        }
+        v
+    }
+
+    #[test]
+    fn mul_affine_tables_matches_mul_vartime() {
+        let cases = mul_cases();
+        let bases: Vec<ProjectivePoint> = (0..cases.len() as u64)
+            .map(|i| GENERATOR.mul_vartime(&[i * 7 + 3, i, 0, 0]))
+            .collect();
+        let mut tables = Vec::new();
+        for q in &bases {
+            let q2 = q.double();
+            let mut t = *q;
+            for _ in 0..8 {
+                tables.push(t.to_affine());
+                t = t.add(&q2);
+            }
+        }
+        for run in 0..3 {
+            // Every tail length, so that every case sits in every lane position.
+            for start in 0..8.min(cases.len()) {
+                let sc = &cases[start..];
+                let tb = &tables[8 * start..];
+                let mut out = vec![ProjectivePoint::INFINITY; sc.len()];
+                // SAFETY: neither reference type needs a CPU feature.
+                unsafe {
+                    match run {
+                        0 => super::lanes_portable::mul_affine_tables(tb, sc, &mut out),
+                        1 => super::scalar::mul_affine_tables(tb, sc, &mut out),
+                        _ => crate::Backend::current().mul_affine_tables(tb, sc, &mut out),
+                    }
+                }
+                for (j, (o, k)) in out.iter().zip(sc).enumerate() {
+                    let want = bases[start + j].mul_vartime(k);
+                    assert_eq!(*o, want, "run {run}, start {start}, case {j}");
+                }
+            }
+        }
+        for backend in crate::Backend::available() {
+            let mut out = vec![ProjectivePoint::INFINITY; cases.len()];
+            backend.mul_affine_tables(&tables, &cases, &mut out);
+            for (j, (o, k)) in out.iter().zip(&cases).enumerate() {
+                assert_eq!(*o, bases[j].mul_vartime(k), "{backend:?} case {j}");
+            }
+        }
+    }
 
     #[test]
     fn reference_lane_types_match_scalar() {

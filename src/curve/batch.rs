@@ -131,6 +131,151 @@ impl<P: PackedSelect> PackedPoint<P> {
     }
 }
 
+impl<P: PackedSelect> PackedPoint<P> {
+    /// `self + (x2, y2)` for affine finite points `(x2, y2)` in every lane, exactly as
+    /// [`ProjectivePoint::add_affine`] (mixed addition, madd-2007-bl): `self` at infinity →
+    /// `(x2, y2, 1)`; H = 0 and r = 0 → the doubling; H = 0 and r ≠ 0 → `infinity`
+    /// (the packed (1, 1, 0)); else the generic sum. `one` is the packed 1.
+    #[inline(always)]
+    pub(crate) fn add_affine(self, x2: P, y2: P, one: P, infinity: Self) -> Self {
+        let ((x, y, z), h, r) = formulas::add_affine_unchecked(self.x, self.y, self.z, x2, y2);
+        let mut out = PackedPoint { x, y, z };
+        let h0 = h.zero_mask();
+        if P::any(h0) {
+            let r0 = r.zero_mask();
+            out = Self::select(P::word_and(h0, P::mask_not(r0)), out, infinity);
+            out = Self::select(P::word_and(h0, r0), out, self.double());
+        }
+        let a_inf = self.z.zero_mask();
+        Self::select(
+            a_inf,
+            out,
+            PackedPoint {
+                x: x2,
+                y: y2,
+                z: one,
+            },
+        )
+    }
+}
+
+/// `out[i] = k_i·Q_i` where `tables[8i..8i + 8]` holds the affine odd multiples
+/// Q_i, 3Q_i, …, 15Q_i (all finite) and `k_i = scalars[i]` (any 256-bit value, used as is),
+/// `LANES` items side by side.
+///
+/// Method (variable time in the scalars, for public data): each k is made odd (k + 1 when k is
+/// even) and recoded with [`regular_recode`](super::wnaf::regular_recode) to `t` odd digits,
+/// `t` the largest length in the group, so that every lane runs the same steps: start at
+/// d_(t−1)·Q, then per digit four doublings and one mixed addition of ±|d|·Q, gathered per
+/// lane from the item's table. Lanes whose k was even then add −Q (a masked mixed addition).
+/// Every addition is exact ([`PackedPoint::add_affine`]), so each lane holds the group element
+/// k·Q, the one [`ProjectivePoint::mul_vartime`] returns (as a point; the Jacobian triple may
+/// differ).
+///
+/// Precondition: `tables.len() == 8 * scalars.len()` and `out.len() == scalars.len()`.
+#[inline(always)]
+pub(crate) fn mul_affine_tables<P: PackedSelect>(
+    tables: &[AffinePoint],
+    scalars: &[[u64; 4]],
+    out: &mut [ProjectivePoint],
+) {
+    use super::wnaf::{regular_len, regular_recode, REGULAR_DIGITS};
+    const T: usize = 8;
+    let l = P::LANES;
+    assert!(l <= MAX_LANES && tables.len() == T * scalars.len() && out.len() == scalars.len());
+    let one = P::constant(&P::prepare(Felt::ONE));
+    let infinity = PackedPoint {
+        x: one,
+        y: one,
+        z: P::zero(),
+    };
+    let n = scalars.len();
+    let mut i = 0;
+    while i < n {
+        let t = take(n, i, l);
+        // Lane k runs item i + min(k, t − 1) (the padding repeats the last item).
+        let item = |k: usize| i + k.min(t - 1);
+        let mut even = [0u64; MAX_LANES];
+        let mut odd = [[0u64; 4]; MAX_LANES];
+        let mut len = 1;
+        for k in 0..l {
+            let s = scalars[item(k)];
+            even[k] = ((s[0] & 1) ^ 1).wrapping_neg();
+            odd[k] = [s[0] | 1, s[1], s[2], s[3]];
+            len = len.max(regular_len(&odd[k]));
+        }
+        let mut digits = [[0i8; REGULAR_DIGITS]; MAX_LANES];
+        for k in 0..l {
+            digits[k] = regular_recode(&odd[k], len);
+        }
+        // The tables in lane form, loaded once per group: entry e of lane k is item k's
+        // (2e + 1)·Q; `ny` holds the negated y-coordinates.
+        let mut tx = [P::zero(); T];
+        let mut ty = [P::zero(); T];
+        let mut ny = [P::zero(); T];
+        for e in 0..T {
+            let mut xs = [Felt::ZERO; MAX_LANES];
+            let mut ys = [Felt::ZERO; MAX_LANES];
+            for k in 0..l {
+                let p = &tables[T * item(k) + e];
+                xs[k] = p.x;
+                ys[k] = p.y;
+            }
+            tx[e] = P::load(&xs[..l]);
+            ty[e] = P::load(&ys[..l]);
+            ny[e] = P::zero().sub(ty[e]);
+        }
+        // ±|d|·Q per lane (d odd, non-zero): masked selects over the entries the lanes use
+        // (variable time in the digits, which are public).
+        let gather = |pos: usize, digits: &[[i8; REGULAR_DIGITS]; MAX_LANES]| -> (P, P) {
+            // code = entry + 8·(d < 0); entry = (|d| − 1)/2.
+            let mut code = [0u64; MAX_LANES];
+            let mut entry = [0u64; MAX_LANES];
+            for k in 0..l {
+                let d = digits[k][pos];
+                entry[k] = d.unsigned_abs() as u64 >> 1;
+                code[k] = entry[k] | (((d < 0) as u64) << 3);
+            }
+            let first = code[0] as usize;
+            let pick_y = |c: usize| if c & 8 != 0 { ny[c & 7] } else { ty[c & 7] };
+            let (mut x, mut y) = (tx[first & 7], pick_y(first));
+            let words = P::word_load(&code[..l]);
+            let entries = P::word_load(&entry[..l]);
+            let mut seen_x = 1u32 << (first & 7);
+            let mut seen_y = 1u32 << first;
+            for &c in &code[1..l] {
+                let c = c as usize;
+                if seen_x & (1 << (c & 7)) == 0 {
+                    seen_x |= 1 << (c & 7);
+                    // Lanes using entry c & 7 with either sign.
+                    let m = P::word_eq(entries, P::word_splat((c & 7) as u64));
+                    x = P::select(m, x, tx[c & 7]);
+                }
+                if seen_y & (1 << c) == 0 {
+                    seen_y |= 1 << c;
+                    let m = P::word_eq(words, P::word_splat(c as u64));
+                    y = P::select(m, y, pick_y(c));
+                }
+            }
+            (x, y)
+        };
+        let (x, y) = gather(len - 1, &digits);
+        let mut acc = PackedPoint { x, y, z: one };
+        for pos in (0..len - 1).rev() {
+            acc = acc.double().double().double().double();
+            let (x, y) = gather(pos, &digits);
+            acc = acc.add_affine(x, y, one, infinity);
+        }
+        if even[..l].iter().any(|&e| e != 0) {
+            // −Q in every lane; kept only where k was even.
+            let sum = acc.add_affine(tx[0], ny[0], one, infinity);
+            acc = PackedPoint::select(P::word_load(&even[..l]), acc, sum);
+        }
+        acc.scatter(&mut out[i..i + t]);
+        i += t;
+    }
+}
+
 /// Doubles every point in place, `LANES` at a time.
 #[inline(always)]
 pub(crate) fn double_points<P: PackedSelect>(points: &mut [ProjectivePoint]) {

@@ -62,6 +62,64 @@ pub(crate) fn wnaf(scalar: &[u64; 4], w: u32) -> ([i8; 258], usize) {
     (digits, i)
 }
 
+/// Digits of the regular signed radix-16 recoding (at most 64).
+pub(crate) const REGULAR_DIGITS: usize = 64;
+
+/// Regular signed radix-16 recoding of an **odd** scalar `k < 16^t` (little-endian limbs,
+/// `1 <= t <= 64`): `t` digits, every one odd with `|d_i| <= 15`, the top one positive, with
+/// `Σ d_i·16^i = k` (Joye–Tunstall). Every window has a non-zero digit, so `t` lanes can run
+/// the same steps: 4 doublings and one addition of ±(|d_i|)·P from the odd multiples
+/// P, 3P, …, 15P. Returns the digits (unused positions 0).
+///
+/// Each step keeps k odd: d = (k mod 32) − 16 makes k − d ≡ 16 (mod 32), so (k − d)/16 is odd;
+/// and k < 16^(t−i) + 1 after i steps, so the last quotient is odd, positive and at most 15.
+pub(crate) fn regular_recode(k: &[u64; 4], t: usize) -> [i8; REGULAR_DIGITS] {
+    debug_assert!(k[0] & 1 == 1 && (1..=REGULAR_DIGITS).contains(&t));
+    let mut k = [k[0], k[1], k[2], k[3], 0u64];
+    let mut digits = [0i8; REGULAR_DIGITS];
+    for d in digits.iter_mut().take(t - 1) {
+        let v = (k[0] & 31) as i64 - 16;
+        *d = v as i8;
+        // k -= v, then k >>= 4 (k − v is non-negative: v <= k mod 32 when v > 0).
+        if v > 0 {
+            let (x, mut borrow) = k[0].overflowing_sub(v as u64);
+            k[0] = x;
+            let mut j = 1;
+            while borrow {
+                let (x, b) = k[j].overflowing_sub(1);
+                k[j] = x;
+                borrow = b;
+                j += 1;
+            }
+        } else {
+            let (x, mut carry) = k[0].overflowing_add((-v) as u64);
+            k[0] = x;
+            let mut j = 1;
+            while carry {
+                let (x, c) = k[j].overflowing_add(1);
+                k[j] = x;
+                carry = c;
+                j += 1;
+            }
+        }
+        for j in 0..4 {
+            k[j] = (k[j] >> 4) | (k[j + 1] << 60);
+        }
+        k[4] >>= 4;
+    }
+    digits[t - 1] = k[0] as i8;
+    digits
+}
+
+/// The number of radix-16 digits [`regular_recode`] needs for the odd `k`: ⌈bits(k)/4⌉.
+pub(crate) fn regular_len(k: &[u64; 4]) -> usize {
+    let bits = (0..4)
+        .rev()
+        .find(|&j| k[j] != 0)
+        .map_or(0, |j| 64 * j + 64 - k[j].leading_zeros() as usize);
+    bits.div_ceil(4).max(1)
+}
+
 /// The odd multiples P, 3P, …, (2^(w−1) − 1)·P in Jacobian form.
 fn odd_multiples(p: &ProjectivePoint, w: u32) -> Vec<ProjectivePoint> {
     let n = 1usize << (w - 2);
@@ -162,6 +220,52 @@ mod tests {
             *o = acc;
         }
         out
+    }
+
+    #[test]
+    fn regular_recode_recomposes() {
+        let ms = [1_000_000_007i128, 998_244_353, 2_147_483_647];
+        for k in [
+            [1u64, 0, 0, 0],
+            [15, 0, 0, 0],
+            [17, 0, 0, 0],
+            [u64::MAX; 4],
+            [0x1234_5678_9abc_def1, 7, u64::MAX, 1 << 59],
+            [0xffff_ffff_ffff_fff1, u64::MAX, u64::MAX, u64::MAX >> 4],
+        ] {
+            let t0 = regular_len(&k);
+            for t in [t0, t0 + 1, REGULAR_DIGITS.max(t0)] {
+                if t > REGULAR_DIGITS {
+                    continue;
+                }
+                let d = regular_recode(&k, t);
+                assert!(d[t - 1] > 0);
+                for (i, &di) in d.iter().enumerate() {
+                    if i < t {
+                        assert!(di % 2 != 0 && (-15..=15).contains(&di), "{k:?} {t} {i}");
+                    } else {
+                        assert_eq!(di, 0);
+                    }
+                }
+                let mut expect = [0i128; 3];
+                let mut got = [0i128; 3];
+                for ((e, g), m) in expect.iter_mut().zip(&mut got).zip(ms) {
+                    for limb in k.iter().rev() {
+                        for bit in (0..64).rev() {
+                            *e = (*e * 2 + ((limb >> bit) & 1) as i128).rem_euclid(m);
+                        }
+                    }
+                    for i in (0..t).rev() {
+                        *g = (*g * 16 + d[i] as i128).rem_euclid(m);
+                    }
+                }
+                assert_eq!(got, expect, "{k:?} {t}");
+            }
+        }
+        assert_eq!(regular_len(&[1, 0, 0, 0]), 1);
+        assert_eq!(regular_len(&[17, 0, 0, 0]), 2);
+        assert_eq!(regular_len(&[1, 0, 0, 1 << 59]), 63);
+        assert_eq!(regular_len(&[1, 0, 0, 1 << 60]), 64);
     }
 
     #[test]

@@ -11,8 +11,17 @@
 //!    ([`Backend::to_affine_batch`](crate::Backend::to_affine_batch), in SIMD lanes), so that the
 //!    additions of the width-5 NAF for u2·Q are mixed additions (7M + 4S) instead of general
 //!    ones (11M + 5S);
-//! 4. per item, u1·G from the fixed-base table, u2·Q (width-5 NAF over the affine table) and
-//!    the comparison x(u1·G ± u2·Q) = r in Jacobian coordinates, as `verify`.
+//! 4. u2·Q for every item in SIMD lanes, `LANES` items side by side
+//!    ([`Backend::mul_affine_tables`](crate::Backend), generic driver
+//!    `curve::batch::mul_affine_tables`): u2 made odd (u2 + 1 if even, −Q added at the end in
+//!    those lanes) and recoded in regular signed radix 16 (every digit odd, |d| ≤ 15), so that
+//!    all lanes run the same 4 doublings + 1 mixed addition per digit with no idle lane
+//!    (a width-5 NAF leaves most lanes without a digit at a given position); the digit's
+//!    entry ±|d|·Q is picked per lane by masked selects from the item's table loaded into lane
+//!    form once per group. The lane mixed addition handles infinity, P = Q and P = −Q with masks
+//!    exactly as [`ProjectivePoint::add_affine`];
+//! 5. per item, u1·G from the fixed-base table and the comparison x(u1·G ± u2·Q) = r in
+//!    Jacobian coordinates, as `verify`.
 //!
 //! The group elements computed are the ones `verify` computes, so the booleans are equal.
 //! Variable time, like `verify` (every input is public). [`verify_batch_par`] splits the
@@ -21,7 +30,6 @@
 use super::gen_table::mul_generator_vartime;
 use super::verify::x_equals;
 use super::{Scalar, VerifyError, ELEMENT_UPPER_BOUND};
-use crate::curve::wnaf::wnaf;
 use crate::curve::{AffinePoint, ProjectivePoint, BETA};
 use crate::Felt;
 use alloc::vec;
@@ -167,34 +175,26 @@ fn verify_chunk(items: &[VerifyItem], out: &mut [Result<bool, VerifyError>]) {
     }
     let mut affine = vec![AffinePoint::INFINITY; tables.len()];
     crate::Backend::current().to_affine_batch(&tables, &mut affine);
-    // 4. Per item: the bound on w, u1·G ± u2·Q and the comparison.
+    // 4. The bound on w, u1 and u2 per item; u2·Q for all remaining items in SIMD lanes.
+    let mut us: Vec<(usize, Scalar)> = Vec::with_capacity(live.len());
+    let mut u2s: Vec<[u64; 4]> = Vec::with_capacity(live.len());
+    let mut kept: Vec<AffinePoint> = Vec::with_capacity(live.len() * TABLE);
     for (j, (&(i, _), w)) in live.iter().zip(&ws).enumerate() {
         let item = &items[i];
         if w.to_felt() >= ELEMENT_UPPER_BOUND {
             out[i] = Err(VerifyError::InvalidS);
             continue;
         }
-        let u1 = Scalar::from_felt_reduced(&item.message) * *w;
-        let u2 = Scalar::from_felt_reduced(&item.r) * *w;
+        us.push((i, Scalar::from_felt_reduced(&item.message) * *w));
+        u2s.push((Scalar::from_felt_reduced(&item.r) * *w).to_raw_limbs());
+        kept.extend_from_slice(&affine[j * TABLE..(j + 1) * TABLE]);
+    }
+    let mut bs = vec![ProjectivePoint::INFINITY; u2s.len()];
+    crate::Backend::current().mul_affine_tables(&kept, &u2s, &mut bs);
+    // 5. Per item: u1·G and the comparison x(u1·G ± u2·Q) = r.
+    for (&(i, u1), b) in us.iter().zip(&bs) {
+        let r = &items[i].r;
         let a = mul_generator_vartime(&u1.to_raw_limbs());
-        let b = mul_affine_table(&affine[j * TABLE..(j + 1) * TABLE], &u2.to_raw_limbs());
-        out[i] = Ok(x_equals(&a.add(&b), &item.r) || x_equals(&a.add(&b.neg()), &item.r));
+        out[i] = Ok(x_equals(&a.add(b), r) || x_equals(&a.add(&b.neg()), r));
     }
-}
-
-/// `k·Q` by width-5 NAF from the affine odd multiples `table = [Q, 3Q, …, 15Q]` (none at
-/// infinity); mixed additions, exact in every case ([`ProjectivePoint::add_affine`]).
-fn mul_affine_table(table: &[AffinePoint], k: &[u64; 4]) -> ProjectivePoint {
-    let (digits, len) = wnaf(k, W);
-    let mut acc = ProjectivePoint::INFINITY;
-    for i in (0..len).rev() {
-        acc = acc.double();
-        let d = digits[i];
-        if d > 0 {
-            acc = acc.add_affine(&table[(d as usize) >> 1]);
-        } else if d < 0 {
-            acc = acc.add_affine(&table[((-d) as usize) >> 1].neg());
-        }
-    }
-    acc
 }
