@@ -297,6 +297,8 @@ impl Backend {
 
 #[cfg(test)]
 mod tests {
+    // Both tests below are cfg-gated; on aarch64 with `std` neither is compiled.
+    #[allow(unused_imports)]
     use super::*;
 
     /// Without `std` the choice is the build's: the backend for the instruction sets this
