@@ -3,6 +3,7 @@
 //! signatures. Both branch on the scalar bits: use them for public scalars only.
 
 use super::{AffinePoint, ProjectivePoint, GENERATOR};
+use crate::field::mont::adc;
 use crate::sync::OnceTable;
 use alloc::vec::Vec;
 
@@ -11,6 +12,17 @@ const W_VAR: u32 = 5;
 /// Window width for the generator in [`double_scalar_mul_vartime`] (64 odd multiples, affine,
 /// built once).
 const W_GEN: u32 = 8;
+
+/// `k -= d` for a small signed `d` on five little-endian limbs, as the addition of `−d`
+/// sign-extended to 320 bits (wrapping). The caller guarantees the result is non-negative.
+fn sub_small(k: &mut [u64; 5], d: i64) {
+    let ext = if d > 0 { u64::MAX } else { 0 };
+    let mut carry = 0;
+    for (j, limb) in k.iter_mut().enumerate() {
+        let addend = if j == 0 { d.wrapping_neg() as u64 } else { ext };
+        (*limb, carry) = adc(*limb, addend, carry);
+    }
+}
 
 /// Width-`w` non-adjacent form of a 256-bit scalar (little-endian limbs): digits `d_i`, each
 /// zero or odd with `|d_i| < 2^(w−1)`, with `Σ d_i·2^i = scalar`, and at most one non-zero digit
@@ -30,27 +42,7 @@ pub(crate) fn wnaf(scalar: &[u64; 4], w: u32) -> ([i8; 258], usize) {
             }
             digits[i] = d as i8;
             // k -= d (k stays non-negative: d <= k mod 2^w, or d < 0).
-            if d > 0 {
-                let (v, mut borrow) = k[0].overflowing_sub(d as u64);
-                k[0] = v;
-                let mut j = 1;
-                while borrow {
-                    let (v, b) = k[j].overflowing_sub(1);
-                    k[j] = v;
-                    borrow = b;
-                    j += 1;
-                }
-            } else {
-                let (v, mut carry) = k[0].overflowing_add((-d) as u64);
-                k[0] = v;
-                let mut j = 1;
-                while carry {
-                    let (v, c) = k[j].overflowing_add(1);
-                    k[j] = v;
-                    carry = c;
-                    j += 1;
-                }
-            }
+            sub_small(&mut k, d);
         }
         // k >>= 1
         for j in 0..4 {
@@ -81,27 +73,7 @@ pub(crate) fn regular_recode(k: &[u64; 4], t: usize) -> [i8; REGULAR_DIGITS] {
         let v = (k[0] & 31) as i64 - 16;
         *d = v as i8;
         // k -= v, then k >>= 4 (k − v is non-negative: v <= k mod 32 when v > 0).
-        if v > 0 {
-            let (x, mut borrow) = k[0].overflowing_sub(v as u64);
-            k[0] = x;
-            let mut j = 1;
-            while borrow {
-                let (x, b) = k[j].overflowing_sub(1);
-                k[j] = x;
-                borrow = b;
-                j += 1;
-            }
-        } else {
-            let (x, mut carry) = k[0].overflowing_add((-v) as u64);
-            k[0] = x;
-            let mut j = 1;
-            while carry {
-                let (x, c) = k[j].overflowing_add(1);
-                k[j] = x;
-                carry = c;
-                j += 1;
-            }
-        }
+        sub_small(&mut k, v);
         for j in 0..4 {
             k[j] = (k[j] >> 4) | (k[j + 1] << 60);
         }
