@@ -238,6 +238,19 @@ pub(crate) const fn prepare_const(c: Felt) -> PackedConstant {
     }
 }
 
+/// The canonical radix-2^28 digits of a value satisfying `I` (limbs below `B`, so every carry
+/// is at most 1 and the top limb stays below 2^29): one sequential carry pass.
+#[inline(always)]
+pub(crate) fn canonical_digits<V: Lane>(mut d: [V; 9]) -> [V; 9] {
+    let m28 = V::splat(M28);
+    for i in 0..8 {
+        let c = d[i].shr::<28>();
+        d[i] = d[i].and(m28);
+        d[i + 1] = d[i + 1].add(c);
+    }
+    d
+}
+
 /// Four field elements, one per lane, as nine limb vectors (see the module docs).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Packed<V: Lane>(pub(crate) [V; 9]);
@@ -728,13 +741,7 @@ impl<V: Lane> PackedFelt for Packed<V> {
         assert!(dst.len() == 4);
         // Canonical radix-2^28 digits of x < 2^253 (limbs below B: carries at most 1), then
         // the four 64-bit words of x, all in lanes (module docs, "Conversion").
-        let mut d = self.0;
-        let m28 = V::splat(M28);
-        for i in 0..8 {
-            let c = d[i].shr::<28>();
-            d[i] = d[i].and(m28);
-            d[i + 1] = d[i + 1].add(c);
-        }
+        let d = canonical_digits(self.0);
         let w = [
             d[0].add(d[1].shl::<28>()).add(d[2].shl::<56>()),
             d[2].shr::<8>().add(d[3].shl::<20>()).add(d[4].shl::<48>()),

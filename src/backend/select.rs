@@ -21,7 +21,7 @@
 
 use super::felt4::X4;
 use super::lane::Lane;
-use super::packed::Packed;
+use super::packed::{canonical_digits, Packed};
 use crate::field::{Felt, PackedFelt};
 
 /// Per-lane words and masks for a [`PackedFelt`] type.
@@ -216,13 +216,7 @@ impl<V: Lane> PackedSelect for Packed<V> {
     fn zero_mask(self) -> V {
         // Canonical radix-2^28 digits of the value x < 2^253 (limbs below 2^28 + 16, so each
         // carry is at most 1 and the top limb stays below 2^29).
-        let mut l = self.0;
-        let m28 = V::splat(M28);
-        for i in 0..8 {
-            let c = l[i].shr::<28>();
-            l[i] = l[i].and(m28);
-            l[i + 1] = l[i + 1].add(c);
-        }
+        let l = canonical_digits(self.0);
         // x ≡ 0 (mod p) iff x ∈ {0, p, 2p, 3p}.
         let mut hit = V::splat(0);
         for m in P_MULTIPLES.iter() {

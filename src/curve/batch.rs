@@ -56,6 +56,17 @@ pub(crate) struct PackedPoint<P> {
 }
 
 impl<P: PackedSelect> PackedPoint<P> {
+    /// The point at infinity (1, 1, 0) in every lane.
+    #[inline(always)]
+    pub(crate) fn infinity() -> Self {
+        let one = P::constant(&P::prepare(Felt::ONE));
+        PackedPoint {
+            x: one,
+            y: one,
+            z: P::zero(),
+        }
+    }
+
     /// Lanes from `points` (at most `LANES`), padded with `pad`.
     #[inline(always)]
     pub(crate) fn gather(points: &[ProjectivePoint], pad: &ProjectivePoint) -> Self {
@@ -183,12 +194,8 @@ pub(crate) fn mul_affine_tables<P: PackedSelect>(
     const T: usize = 8;
     let l = P::LANES;
     assert!(l <= MAX_LANES && tables.len() == T * scalars.len() && out.len() == scalars.len());
-    let one = P::constant(&P::prepare(Felt::ONE));
-    let infinity = PackedPoint {
-        x: one,
-        y: one,
-        z: P::zero(),
-    };
+    let infinity = PackedPoint::<P>::infinity();
+    let one = infinity.x;
     let n = scalars.len();
     let mut i = 0;
     while i < n {
@@ -301,12 +308,7 @@ pub(crate) fn add_points<P: PackedSelect>(
 ) {
     let l = P::LANES;
     assert!(l <= MAX_LANES && points.len() == others.len());
-    let one = P::constant(&P::prepare(Felt::ONE));
-    let infinity = PackedPoint {
-        x: one,
-        y: one,
-        z: P::zero(),
-    };
+    let infinity = PackedPoint::<P>::infinity();
     let n = points.len();
     let mut i = 0;
     while i < n {
