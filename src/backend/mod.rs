@@ -20,6 +20,7 @@ pub(crate) mod felt4;
 pub(crate) mod lane;
 pub(crate) mod packed;
 pub(crate) mod portable;
+pub(crate) mod scalar;
 pub(crate) mod select;
 
 #[cfg(target_arch = "x86_64")]

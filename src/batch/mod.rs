@@ -39,6 +39,12 @@ use rayon::prelude::*;
 macro_rules! dispatch {
     ($backend:expr, $f:ident ( $($arg:expr),* )) => {
         match $backend.0 {
+            #[cfg(target_arch = "x86_64")]
+            Kind::Portable if crate::backend::scalar::has_bmi2() => {
+                // SAFETY: the portable code compiled with BMI2, which has_bmi2() found
+                // (run-time test, or without `std` a build that targets BMI2).
+                unsafe { entry::portable_bmi2::$f($($arg),*) }
+            }
             // SAFETY: portable code needs no CPU feature.
             Kind::Portable => unsafe { entry::portable::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]

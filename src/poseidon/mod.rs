@@ -24,10 +24,17 @@ use crate::field::{Felt, PackedFelt};
 use constants::COMPRESSED_ROUND_CONSTANTS;
 use lazy::Lazy;
 
-/// The permutation on scalar field elements: the generic [`hades::permute`] instantiated with
-/// the lazily reduced scalar type [`lazy::Lazy`] (values below 2p inside, canonical out).
+/// The permutation on scalar field elements, compiled for the best scalar instruction set
+/// this CPU has (see `crate::backend::scalar`): [`permute_lazy`] either way.
 #[inline]
 fn permute_scalar(state: &mut [Felt; 3]) {
+    crate::backend::scalar::poseidon_permute(state)
+}
+
+/// The permutation on scalar field elements: the generic [`hades::permute`] instantiated with
+/// the lazily reduced scalar type [`lazy::Lazy`] (values below 2p inside, canonical out).
+#[inline(always)]
+pub(crate) fn permute_lazy(state: &mut [Felt; 3]) {
     let mut s = [
         Lazy::load(&state[0..1]),
         Lazy::load(&state[1..2]),

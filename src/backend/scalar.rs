@@ -1,0 +1,105 @@
+//! Scalar (one element at a time) kernels compiled for the x86-64 BMI2 extension.
+//!
+//! The scalar field arithmetic (`crate::field::mont`, `crate::poseidon::lazy`) is plain Rust on
+//! `u64` limbs with `u128` products. Compiled for baseline x86-64, every limb product is a
+//! `mul`, which writes `rdx:rax` and forces a `mov` into and out of those registers around it;
+//! with BMI2, LLVM emits `mulx`, which takes any destination registers and leaves the flags
+//! alone, so the carry chains around it need fewer moves. Under callgrind the Poseidon
+//! permutation drops from about 50.6k to 43.1k instructions.
+//!
+//! The same source is compiled twice: once as it is, once inside a `#[target_feature(enable =
+//! "bmi2")]` function (the `#[inline(always)]` arithmetic is inlined into it and compiled with
+//! the feature). The choice is made per call from the cached CPU feature test, so the results
+//! are bit-identical on every CPU; tests compare both versions where the CPU has BMI2, and the
+//! plain one runs under `qemu-x86_64 -cpu Nehalem` (scripts/cross-test.sh).
+//!
+//! Without the `std` feature there is no run-time detection: the BMI2 version is used when the
+//! build itself targets BMI2 (`-C target-feature=+bmi2`).
+
+use crate::field::Felt;
+
+/// Whether this CPU has BMI2 (cached by the standard library after the first test).
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[inline(always)]
+pub(crate) fn has_bmi2() -> bool {
+    std::arch::is_x86_feature_detected!("bmi2")
+}
+
+/// Without std, only a build that targets BMI2 uses it.
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+#[inline(always)]
+pub(crate) fn has_bmi2() -> bool {
+    cfg!(target_feature = "bmi2")
+}
+
+/// [`crate::poseidon::permute_lazy`] compiled with BMI2.
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn poseidon_permute_bmi2(state: &mut [Felt; 3]) {
+    crate::poseidon::permute_lazy(state)
+}
+
+/// The Hades permutation on one state, with the fastest scalar code this CPU runs.
+#[inline]
+pub(crate) fn poseidon_permute(state: &mut [Felt; 3]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: BMI2 is present (run-time test above, or the build targets it).
+        unsafe { poseidon_permute_bmi2(state) };
+        return;
+    }
+    crate::poseidon::permute_lazy(state)
+}
+
+#[cfg(all(test, target_arch = "x86_64", feature = "std"))]
+mod tests {
+    use super::*;
+
+    /// The BMI2 build of the permutation equals the plain one, on edge and pseudo-random states.
+    #[test]
+    fn bmi2_permutation_equals_plain() {
+        if !has_bmi2() {
+            return;
+        }
+        let edges = [
+            Felt::ZERO,
+            Felt::ONE,
+            Felt::TWO,
+            Felt::MAX,
+            Felt::MAX - Felt::ONE,
+            Felt::from_hex("0x800000000000000000000000000000000000000000000000000000000000000")
+                .unwrap(),
+            Felt::from(u64::MAX),
+            Felt::from(u128::MAX),
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut states = Vec::new();
+        for a in edges {
+            for b in edges {
+                states.push([a, b, Felt::from(next())]);
+            }
+        }
+        for _ in 0..200 {
+            let limbs = [next(), next(), next(), next() >> 5];
+            let v = Felt::from_raw_limbs(limbs).unwrap_or(Felt::MAX);
+            states.push([v, Felt::from(next()), v.square()]);
+        }
+        for s in states {
+            let mut plain = s;
+            crate::poseidon::permute_lazy(&mut plain);
+            let mut fast = s;
+            // SAFETY: `has_bmi2()` was checked at the top of the test.
+            unsafe { poseidon_permute_bmi2(&mut fast) };
+            assert_eq!(plain, fast, "state {s:?}");
+        }
+    }
+}
