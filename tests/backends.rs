@@ -76,8 +76,14 @@ fn backends() -> Vec<Backend> {
     Backend::available()
 }
 
+/// The widest step of any available backend (SIMD lanes, or Poseidon lanes where a backend
+/// adds a scalar lane), so needles and tails cover every lane position of every backend.
 fn lanes() -> usize {
-    backends().iter().map(|b| b.lanes()).max().unwrap()
+    backends()
+        .iter()
+        .map(|b| b.lanes().max(b.poseidon_lanes()))
+        .max()
+        .unwrap()
 }
 
 fn pseudo(i: u64) -> Felt {
@@ -367,6 +373,13 @@ fn backend_names_and_errors() {
     for b in Backend::available() {
         let want = if b.name() == "avx512ifma" { 8 } else { 4 };
         assert_eq!(b.lanes(), want, "{b}");
+        let want = match b.name() {
+            "avx512ifma" => 8,
+            "avx2" => 5,
+            "neon" => 4,
+            _ => 1,
+        };
+        assert_eq!(b.poseidon_lanes(), want, "{b}");
     }
 }
 

@@ -2,9 +2,9 @@
 //!
 //! # Safety
 //! Every intrinsic below requires AVX2. [`Avx2Lane`] is crate-private and is only constructed
-//! inside the `#[target_feature(enable = "avx2")]` entry points of `crate::batch`, which are
-//! only called after [`crate::Backend`] confirmed AVX2 at run time
-//! (`is_x86_feature_detected!("avx2")`). So whenever a method of this type runs, the CPU has
+//! inside the `#[target_feature(enable = "avx2")]` (or `"avx2,bmi2"`) entry points of
+//! `crate::batch`, which are only called after [`crate::Backend`] confirmed AVX2 and BMI2 at
+//! run time (`is_x86_feature_detected!`). So whenever a method of this type runs, the CPU has
 //! AVX2: that is the invariant each `// SAFETY:` comment refers to.
 
 #[cfg(target_arch = "x86_64")]

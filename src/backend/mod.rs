@@ -18,6 +18,8 @@
 pub(crate) mod ct_scan;
 pub(crate) mod felt4;
 pub(crate) mod lane;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod mixed;
 pub(crate) mod packed;
 pub(crate) mod portable;
 pub(crate) mod scalar;
@@ -118,14 +120,17 @@ impl fmt::Display for Backend {
 // aarch64): code compiled that way already requires a CPU that has it, so the backend's
 // `#[target_feature]` entry points are sound to call.
 
+// The `avx2` backend also requires BMI2: its Poseidon entry points run a scalar lane beside the
+// four SIMD lanes, compiled with `mulx` (`crate::batch::entry`). Every AVX2 CPU we know of has
+// BMI2; a CPU without it gets the portable backend.
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 fn has_avx2() -> bool {
-    std::arch::is_x86_feature_detected!("avx2")
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2")
 }
 
 #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
 fn has_avx2() -> bool {
-    cfg!(target_feature = "avx2")
+    cfg!(all(target_feature = "avx2", target_feature = "bmi2"))
 }
 
 /// AVX-512 F and IFMA: everything the `avx512ifma` backend's entry points enable; and AVX2,
@@ -294,6 +299,22 @@ impl Backend {
             _ => 4,
         }
     }
+
+    /// How many Poseidon permutations one batch step runs side by side: `avx512ifma` 8,
+    /// `avx2` 5 (its four SIMD lanes plus one scalar lane on the integer pipes, see
+    /// `docs/backends.md`), `neon` 4, `portable` 1. Batch sizes that are multiples of it leave
+    /// no lane idle.
+    pub const fn poseidon_lanes(&self) -> usize {
+        match self.0 {
+            Kind::Portable => 1,
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx2 => 5,
+            #[cfg(target_arch = "x86_64")]
+            Kind::Avx512Ifma => 8,
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => 4,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -337,7 +358,8 @@ mod tests {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     #[test]
     fn detect_with_std_follows_the_cpu() {
-        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        let avx2 = std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi2");
         assert_eq!(Backend::from_name("avx2").is_ok(), avx2);
         if avx2 && Backend::detect().name() != "avx512ifma" {
             assert_eq!(Backend::detect().name(), "avx2");

@@ -9,6 +9,7 @@ use crate::poseidon::constants::{COMPRESSED_ROUND_CONSTANTS, N_CONSTANTS};
 
 /// The round constants and small constants in the 9×28-bit form, built at compile time
 /// (shared by every lane type: the prepared form does not depend on the instruction set).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 pub(crate) static PACKED: Prepared<PackedConstant> = Prepared {
     rc: {
         let mut rc = [prepare_const(Felt::ZERO); N_CONSTANTS];
@@ -106,13 +107,48 @@ mod reference_x4 {
         super::super::SCALAR
     );
 }
+/// The constants of the AVX2 backend's Poseidon lane type: the 9×28-bit form for its four SIMD
+/// lanes and the scalar form for its scalar lane.
+#[cfg(target_arch = "x86_64")]
+pub(crate) static MIXED: Prepared<(PackedConstant, Felt)> = Prepared {
+    rc: {
+        let mut rc = [(prepare_const(Felt::ZERO), Felt::ZERO); N_CONSTANTS];
+        let mut i = 0;
+        while i < N_CONSTANTS {
+            let c = COMPRESSED_ROUND_CONSTANTS[i];
+            rc[i] = (prepare_const(c), c);
+            i += 1;
+        }
+        rc
+    },
+    one: (prepare_const(Felt::ONE), Felt::ONE),
+    two: (prepare_const(Felt::TWO), Felt::TWO),
+};
+// Four AVX2 lanes and one scalar lane in lock-step (`backend::mixed`): the scalar permutation
+// runs on the integer pipes in the gaps of the vector dependency chains. BMI2 is part of the
+// AVX2 backend's requirements (`Backend` checks both).
 #[cfg(target_arch = "x86_64")]
 entry_points!(
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,bmi2")]
     avx2,
-    crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>,
-    super::PACKED
+    crate::backend::mixed::Mixed<
+        crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>,
+        crate::poseidon::lazy::Lazy,
+    >,
+    super::MIXED
 );
+// The AVX2 lanes alone (the layout before the scalar lane was added), kept as a tested
+// reference and for comparison.
+#[cfg(all(test, target_arch = "x86_64"))]
+#[allow(dead_code)]
+mod reference_avx2 {
+    entry_points!(
+        #[target_feature(enable = "avx2")]
+        avx2_only,
+        crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>,
+        super::super::PACKED
+    );
+}
 /// The round constants and small constants in the 5×52-bit form of the IFMA backend.
 #[cfg(target_arch = "x86_64")]
 pub(crate) static IFMA: Prepared<crate::backend::ifma::IfmaConstant> = {
@@ -257,6 +293,53 @@ pub(crate) mod scalar {
         // SAFETY: as above.
         unsafe { super::portable_bmi2::hash_many(&refs, &mut fast) };
         assert_eq!(plain, fast);
+    }
+
+    /// `Backend::poseidon_lanes` is the lane count of each backend's Poseidon entry type.
+    #[test]
+    fn poseidon_lanes_match_the_entry_types() {
+        use crate::backend::{Backend, Kind};
+        use crate::field::PackedFelt;
+        let lanes = |k: Kind| Backend(k).poseidon_lanes();
+        assert_eq!(lanes(Kind::Portable), crate::poseidon::lazy::Lazy::LANES);
+        #[cfg(target_arch = "x86_64")]
+        {
+            type Avx2 = crate::backend::mixed::Mixed<
+                crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>,
+                crate::poseidon::lazy::Lazy,
+            >;
+            assert_eq!(lanes(Kind::Avx2), Avx2::LANES);
+            assert_eq!(
+                lanes(Kind::Avx512Ifma),
+                <crate::backend::ifma::Ifma as PackedFelt>::LANES
+            );
+        }
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(
+            lanes(Kind::Neon),
+            <crate::backend::packed::Packed<crate::backend::neon::NeonLane> as PackedFelt>::LANES
+        );
+    }
+
+    /// The AVX2 lanes without the scalar lane (the reference layout) still equal the scalar
+    /// hash, at every tail length.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_lanes_alone_match_scalar() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let pairs: Vec<[Felt; 2]> = (0..13u64)
+            .map(|i| [Felt::MAX - Felt::from(i), Felt::TWO.pow(i as u128 * 19 + 1)])
+            .collect();
+        for n in 0..=pairs.len() {
+            let mut out = vec![Felt::ZERO; n];
+            // SAFETY: AVX2 was detected above.
+            unsafe { super::reference_avx2::avx2_only::hash2(&pairs[..n], &mut out) };
+            for (o, [x, y]) in out.iter().zip(&pairs) {
+                assert_eq!(*o, crate::poseidon_hash(*x, *y));
+            }
+        }
     }
 
     #[test]

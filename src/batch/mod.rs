@@ -49,7 +49,8 @@ macro_rules! dispatch {
             Kind::Portable => unsafe { entry::portable::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx2 is only created after
-            // is_x86_feature_detected!("avx2") returned true (backend/mod.rs).
+            // is_x86_feature_detected! returned true for "avx2" and "bmi2" (backend/mod.rs),
+            // the features its entry points enable.
             // Without `std` the check is instead that the build enables the feature
             // (`cfg!(target_feature)`), so every CPU running this code has it.
             Kind::Avx2 => unsafe { entry::avx2::$f($($arg),*) },
@@ -164,7 +165,7 @@ impl Backend {
             out.len(),
             "poseidon_hash_batch_par: inputs and out differ in length"
         );
-        let c = par_chunk(inputs.len(), self.lanes());
+        let c = par_chunk(inputs.len(), self.poseidon_lanes());
         inputs
             .par_chunks(c)
             .zip(out.par_chunks_mut(c))
@@ -182,7 +183,7 @@ impl Backend {
             xs.len() == ys.len() && xs.len() == out.len(),
             "poseidon_hash_columns_par: xs, ys and out differ in length"
         );
-        let c = par_chunk(xs.len(), self.lanes());
+        let c = par_chunk(xs.len(), self.poseidon_lanes());
         xs.par_chunks(c)
             .zip(ys.par_chunks(c))
             .zip(out.par_chunks_mut(c))
@@ -201,7 +202,7 @@ impl Backend {
             out.len(),
             "poseidon_hash_single_batch_par: inputs and out differ in length"
         );
-        let c = par_chunk(inputs.len(), self.lanes());
+        let c = par_chunk(inputs.len(), self.poseidon_lanes());
         inputs
             .par_chunks(c)
             .zip(out.par_chunks_mut(c))
@@ -212,7 +213,7 @@ impl Backend {
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn poseidon_permute_batch_par(&self, states: &mut [[Felt; 3]]) {
-        let c = par_chunk(states.len(), self.lanes());
+        let c = par_chunk(states.len(), self.poseidon_lanes());
         states
             .par_chunks_mut(c)
             .for_each(|s| self.poseidon_permute_batch(s));
@@ -231,7 +232,7 @@ impl Backend {
             out.len(),
             "poseidon_hash_many_batch_par: messages and out differ in length"
         );
-        let c = par_chunk(messages.len(), self.lanes());
+        let c = par_chunk(messages.len(), self.poseidon_lanes());
         messages
             .par_chunks(c)
             .zip(out.par_chunks_mut(c))
