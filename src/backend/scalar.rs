@@ -16,6 +16,7 @@
 //! Without the `std` feature there is no run-time detection: the BMI2 version is used when the
 //! build itself targets BMI2 (`-C target-feature=+bmi2`).
 
+use crate::curve::ProjectivePoint;
 use crate::field::Felt;
 
 /// Whether this CPU has BMI2 (cached by the standard library after the first test).
@@ -52,6 +53,28 @@ pub(crate) fn poseidon_permute(state: &mut [Felt; 3]) {
         return;
     }
     crate::poseidon::permute_lazy(state)
+}
+
+/// [`crate::curve::mul_generator_ct`] compiled with BMI2.
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn mul_generator_ct_bmi2(k: &[u64; 4]) -> ProjectivePoint {
+    crate::curve::fixed_base::mul_generator_ct_inline(k)
+}
+
+/// Constant-time `k·G` with the fastest scalar code this CPU runs (the choice depends on the
+/// CPU only, never on `k`).
+#[inline]
+pub(crate) fn mul_generator_ct(k: &[u64; 4]) -> ProjectivePoint {
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: BMI2 is present (run-time test above, or the build targets it).
+        return unsafe { mul_generator_ct_bmi2(k) };
+    }
+    crate::curve::fixed_base::mul_generator_ct_inline(k)
 }
 
 #[cfg(all(test, target_arch = "x86_64", feature = "std"))]
@@ -100,6 +123,53 @@ mod tests {
             // SAFETY: `has_bmi2()` was checked at the top of the test.
             unsafe { poseidon_permute_bmi2(&mut fast) };
             assert_eq!(plain, fast, "state {s:?}");
+        }
+    }
+
+    /// The BMI2 build of the constant-time generator multiplication equals the plain one on
+    /// edge scalars (0, 1, n − 1, n, n + 1, 2^256 − 1, single bits, limb boundaries) and
+    /// pseudo-random ones.
+    #[test]
+    fn bmi2_generator_multiplication_equals_plain() {
+        if !has_bmi2() {
+            return;
+        }
+        let n = crate::curve::EC_ORDER.to_raw_limbs();
+        let mut scalars = vec![
+            [0; 4],
+            [1, 0, 0, 0],
+            [n[0] - 1, n[1], n[2], n[3]],
+            n,
+            [n[0] + 1, n[1], n[2], n[3]],
+            [u64::MAX; 4],
+            [0, 0, 0, 1 << 59],
+            [u64::MAX, 0, u64::MAX, 0],
+        ];
+        for bit in [0, 63, 64, 127, 128, 191, 192, 250, 251, 255] {
+            let mut k = [0u64; 4];
+            k[bit / 64] = 1 << (bit % 64);
+            scalars.push(k);
+        }
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..24 {
+            let mut k = [0u64; 4];
+            for l in k.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *l = x;
+            }
+            scalars.push(k);
+        }
+        for k in scalars {
+            let plain = crate::curve::fixed_base::mul_generator_ct_inline(&k);
+            // SAFETY: `has_bmi2()` was checked at the top of the test.
+            let fast = unsafe { mul_generator_ct_bmi2(&k) };
+            assert_eq!(
+                (plain.x, plain.y, plain.z),
+                (fast.x, fast.y, fast.z),
+                "k = {k:x?}"
+            );
         }
     }
 }

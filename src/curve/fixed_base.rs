@@ -160,7 +160,15 @@ pub(crate) fn reduce_mod_n(k: &[u64; 4]) -> [u64; 4] {
 /// 256-bit value; it is used modulo n, the order of G). Constant time in `k`: no branch and no
 /// memory index depends on it (see the module docs). The result is in Jacobian form (infinity
 /// exactly when k ≡ 0 mod n).
+///
+/// On x86-64 CPUs with BMI2 the same code runs compiled with `mulx` (`crate::backend::scalar`).
 pub fn mul_generator_ct(scalar: &[u64; 4]) -> ProjectivePoint {
+    crate::backend::scalar::mul_generator_ct(scalar)
+}
+
+/// The body of [`mul_generator_ct`], inlined into each of its builds.
+#[inline(always)]
+pub(crate) fn mul_generator_ct_inline(scalar: &[u64; 4]) -> ProjectivePoint {
     let k = reduce_mod_n(scalar);
     let digits = recode(&k);
     let t = table();

@@ -42,7 +42,7 @@ mod affine;
 pub(crate) mod batch;
 pub(crate) mod comb_lanes;
 mod error;
-mod fixed_base;
+pub(crate) mod fixed_base;
 pub mod formulas;
 mod projective;
 pub(crate) mod wnaf;
