@@ -18,6 +18,7 @@
 
 use crate::curve::ProjectivePoint;
 use crate::field::Felt;
+use crate::pedersen::batch::Scratch;
 
 /// Whether this CPU has BMI2 (cached by the standard library after the first test).
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
@@ -74,7 +75,42 @@ pub(crate) fn mul_generator_ct(k: &[u64; 4]) -> ProjectivePoint {
         // SAFETY: BMI2 is present (run-time test above, or the build targets it).
         return unsafe { mul_generator_ct_bmi2(k) };
     }
+    mul_generator_ct_plain(k)
+}
+
+/// The plain build, kept out of line like the BMI2 one (its callers stay small).
+#[inline(never)]
+fn mul_generator_ct_plain(k: &[u64; 4]) -> ProjectivePoint {
     crate::curve::fixed_base::mul_generator_ct_inline(k)
+}
+
+/// The lock-step steps of `pedersen_hash_batch` (batch-affine additions in scalar `Felt`
+/// arithmetic) compiled with BMI2.
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+pub(crate) unsafe fn pedersen_steps_bmi2(s: &mut Scratch) {
+    s.run_inline()
+}
+
+/// The plain build of the same steps.
+#[inline(never)]
+pub(crate) fn pedersen_steps_plain(s: &mut Scratch) {
+    s.run_inline()
+}
+
+/// Runs every step of a `pedersen_hash_batch` chunk with the fastest scalar code this CPU runs.
+#[inline]
+pub(crate) fn pedersen_steps(s: &mut Scratch) {
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: BMI2 is present (run-time test above, or the build targets it).
+        unsafe { pedersen_steps_bmi2(s) };
+        return;
+    }
+    pedersen_steps_plain(s)
 }
 
 #[cfg(all(test, target_arch = "x86_64", feature = "std"))]

@@ -38,7 +38,7 @@
 //! process. The build advances all 50 windows together in affine coordinates with one batched
 //! inversion per step (about 6 field multiplications per entry), roughly 10 ms on an idle core.
 
-mod batch;
+pub(crate) mod batch;
 mod points;
 mod tables;
 
