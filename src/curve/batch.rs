@@ -25,8 +25,9 @@
 //!   allocation).
 //!
 //! # Backends
-//! Every [`Backend`](crate::Backend): portable runs four scalar elements in lock-step
-//! (`X4<Felt>`), AVX2 and NEON the 9×28-bit lanes. Lane types are converted on load and store,
+//! Every [`Backend`](crate::Backend): portable runs one scalar element at a time (`Felt`;
+//! four in lock-step, `X4<Felt>`, measured slower and is kept as a tested reference), AVX2
+//! and NEON the 9×28-bit lanes. Lane types are converted on load and store,
 //! which is part of the measured cost (for the 9×28-bit lanes shifts, masks and one
 //! product-free reduction step per element, see `crate::backend::packed`).
 
