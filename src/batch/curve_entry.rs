@@ -55,16 +55,6 @@ curve_entry_points!(
     avx2,
     crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>
 );
-// The AVX2 backend's general addition (`add_batch`) runs one scalar lane compiled with BMI2:
-// the 9×28-bit lanes' 11M + 5S addition measured slower than a scalar loop (272 µs against
-// 235 µs per 1024 points), see docs/curve-batch.md.
-#[cfg(target_arch = "x86_64")]
-curve_entry_points!(
-    #[target_feature(enable = "bmi2")]
-    #[allow(dead_code)] // only `add_points` is routed here
-    bmi2_scalar,
-    crate::field::Felt
-);
 #[cfg(target_arch = "x86_64")]
 curve_entry_points!(
     #[target_feature(enable = "avx512f,avx512ifma")]
@@ -145,13 +135,6 @@ impl Backend {
             others.len(),
             "add_batch: points and others differ in length"
         );
-        #[cfg(target_arch = "x86_64")]
-        if self.0 == Kind::Avx2 {
-            // SAFETY: a Backend with Kind::Avx2 is only created when the CPU has AVX2 and BMI2
-            // (backend/mod.rs checks both; the AVX2 Poseidon entry points need BMI2 too).
-            unsafe { bmi2_scalar::add_points(points, others) };
-            return;
-        }
         curve_dispatch!(self, add_points(points, others))
     }
 
@@ -347,7 +330,8 @@ mod tests {
     #[test]
     fn reference_lane_types_match_scalar() {
         // The 9×28-bit field over plain arrays (the reference for the SIMD lanes) and the
-        // four interleaved scalar lanes (the earlier portable type), on a batch with infinity, P + P and P + (−P) mixed in.
+        // four interleaved scalar lanes (the earlier portable type), on a batch with
+        // infinity, P + P and P + (−P) mixed in.
         let mut a: Vec<ProjectivePoint> = (1..=11u64)
             .map(|k| GENERATOR.mul_vartime(&[k * 0x9e37_79b9, k, 0, 0]))
             .collect();
