@@ -99,6 +99,11 @@ fn bench_pedersen_batch(c: &mut Criterion) {
     g.bench_function("starkbatch/batch", |b| {
         b.iter(|| starkbatch::pedersen_hash_batch(black_box(&pairs), black_box(&mut out)))
     });
+    for be in starkbatch::Backend::available() {
+        g.bench_function(format!("starkbatch/batch-{}", be.name()), |b| {
+            b.iter(|| be.pedersen_hash_batch(black_box(&pairs), black_box(&mut out)))
+        });
+    }
     g.bench_function("starkbatch/scalar-loop", |b| {
         b.iter(|| {
             for (o, [x, y]) in out.iter_mut().zip(black_box(&pairs)) {

@@ -244,6 +244,11 @@ fn check_batch(pairs: &[[Felt; 2]]) {
         "pedersen_hash_batch_par, n = {}",
         pairs.len()
     );
+    for backend in starkbatch::Backend::available() {
+        let mut out = vec![Felt::MAX; pairs.len()];
+        backend.pedersen_hash_batch(pairs, &mut out);
+        assert_eq!(out, expected, "{backend:?}, n = {}", pairs.len());
+    }
     let mut out = vec![Felt::MAX; pairs.len()];
     Pedersen::hash_batch(pairs, &mut out);
     assert_eq!(out, expected, "Pedersen::hash_batch, n = {}", pairs.len());

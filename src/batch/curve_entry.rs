@@ -41,6 +41,13 @@ macro_rules! curve_entry_points {
             ) {
                 drivers::mul_affine_tables::<P>(tables, scalars, out)
             }
+            $(#[$attr])*
+            pub(crate) unsafe fn pedersen_hash_batch(
+                inputs: &[[crate::Felt; 2]],
+                out: &mut [crate::Felt],
+            ) {
+                crate::pedersen::lanes::hash_batch::<P>(inputs, out)
+            }
         }
     };
 }
@@ -165,6 +172,30 @@ impl Backend {
         out: &mut [ProjectivePoint],
     ) {
         curve_dispatch!(self, mul_affine_tables(tables, scalars, out))
+    }
+
+    /// `out[i] = pedersen_hash(inputs[i][0], inputs[i][1])`; see
+    /// [`crate::pedersen_hash_batch`]. The AVX-512 IFMA backend runs the batch-affine steps in
+    /// its eight lanes (`crate::pedersen::lanes`); the others run them in scalar arithmetic
+    /// (`crate::pedersen::batch`), which measured faster than their lanes (docs/pedersen-batch.md).
+    ///
+    /// # Panics
+    /// If `out.len() != inputs.len()`.
+    pub fn pedersen_hash_batch(&self, inputs: &[[crate::Felt; 2]], out: &mut [crate::Felt]) {
+        assert_eq!(
+            inputs.len(),
+            out.len(),
+            "pedersen_hash_batch: inputs and out lengths differ"
+        );
+        if inputs.len() < crate::pedersen::batch::AFFINE_MIN {
+            return crate::pedersen::batch::hash_batch_scalar(inputs, out);
+        }
+        match self.0 {
+            Kind::Portable => crate::pedersen::batch::hash_batch_scalar(inputs, out),
+            _ => {
+                curve_dispatch!(self, pedersen_hash_batch(inputs, out))
+            }
+        }
     }
 
     /// [`Backend::double_batch`] on the rayon thread pool.
@@ -325,6 +356,50 @@ mod tests {
                 assert_eq!(*o, bases[j].mul_vartime(k), "{backend:?} case {j}");
             }
         }
+    }
+
+    /// The Pedersen batch through the reference entry points and every available backend's,
+    /// at every length up to three groups of eight and one more (each tail length, so every
+    /// input sits in every lane position).
+    #[test]
+    fn pedersen_entries_match_scalar() {
+        let pairs: Vec<[crate::Felt; 2]> = (0..25u64)
+            .map(|i| {
+                let a = crate::Felt::from(i * 0x9e37_79b9_7f4a_7c15 + 5).pow(5);
+                [a, a.double() + crate::Felt::MAX]
+            })
+            .collect();
+        let want: Vec<crate::Felt> = pairs
+            .iter()
+            .map(|[a, b]| crate::pedersen_hash(a, b))
+            .collect();
+        for n in 0..=pairs.len() {
+            for run in 0..2 {
+                let mut out = vec![crate::Felt::ZERO; n];
+                // SAFETY: neither reference type needs a CPU feature.
+                unsafe {
+                    if run == 0 {
+                        super::lanes_portable::pedersen_hash_batch(&pairs[..n], &mut out);
+                    } else {
+                        super::x4::pedersen_hash_batch(&pairs[..n], &mut out);
+                    }
+                }
+                assert_eq!(out, want[..n], "run {run}, n {n}");
+            }
+            for backend in crate::Backend::available() {
+                let mut out = vec![crate::Felt::ZERO; n];
+                // The entry point itself (the method sends batches this short to the scalar
+                // code).
+                entry(backend, &pairs[..n], &mut out);
+                assert_eq!(out, want[..n], "{backend:?}, n {n}");
+            }
+        }
+    }
+
+    /// Calls `backend`'s Pedersen entry point directly.
+    fn entry(backend: crate::Backend, inputs: &[[crate::Felt; 2]], out: &mut [crate::Felt]) {
+        use super::*;
+        curve_dispatch!(backend, pedersen_hash_batch(inputs, out))
     }
 
     #[test]

@@ -58,10 +58,10 @@ const CHUNK: usize = 4096;
 const CHAINS: usize = 4;
 
 /// Additions per hash: the windows of x_low (table P0), then those of y_low (table P2).
-const STEPS: usize = 2 * WINDOWS;
+pub(super) const STEPS: usize = 2 * WINDOWS;
 
 /// Batches (or final chunks) shorter than this use the XYZZ accumulation.
-const AFFINE_MIN: usize = 24;
+pub(crate) const AFFINE_MIN: usize = 24;
 
 /// Hashes per shared inversion in the XYZZ path.
 const XYZZ_CHUNK: usize = 256;
@@ -92,6 +92,13 @@ pub fn pedersen_hash_batch(inputs: &[[Felt; 2]], out: &mut [Felt]) {
         out.len(),
         "pedersen_hash_batch: inputs and out lengths differ"
     );
+    crate::Backend::current().pedersen_hash_batch(inputs, out)
+}
+
+/// The scalar batch: `out[i] = pedersen_hash(inputs[i][0], inputs[i][1])` in scalar `Felt`
+/// arithmetic (`inputs.len() == out.len()`, checked by the caller).
+pub(crate) fn hash_batch_scalar(inputs: &[[Felt; 2]], out: &mut [Felt]) {
+    debug_assert_eq!(inputs.len(), out.len());
     let n = inputs.len();
     if n < AFFINE_MIN {
         return hash_chunk_xyzz(inputs, out);
@@ -149,7 +156,7 @@ pub(crate) struct Scratch {
 }
 
 /// Sign bit of a digit code.
-const NEG: u16 = 1 << 15;
+pub(super) const NEG: u16 = 1 << 15;
 
 // The codes must hold every table index + 1 below the sign bit.
 const _: () = assert!(WINDOWS * HALF < NEG as usize);
@@ -340,7 +347,7 @@ fn invert_chains(t: &[Felt; CHAINS]) -> [Felt; CHAINS] {
 /// Writes the signed 10-bit digit codes of a 248-bit value (limbs with bits 248.. clear) for hash
 /// `i`: `codes[w·cap + i]` for window `w`, with the recoding of [`super::accumulate`].
 #[inline(always)]
-fn recode(low: &[u64; 4], codes: &mut [u16], i: usize, cap: usize) {
+pub(super) fn recode(low: &[u64; 4], codes: &mut [u16], i: usize, cap: usize) {
     let mut carry = 0u64;
     for w in 0..WINDOWS {
         let v = window(low, w * super::tables::W) + carry;

@@ -39,6 +39,7 @@
 //! inversion per step (about 6 field multiplications per entry), roughly 10 ms on an idle core.
 
 pub(crate) mod batch;
+pub(crate) mod lanes;
 mod points;
 mod tables;
 
