@@ -51,6 +51,21 @@ pub(crate) trait PackedSelect: PackedFelt {
     fn zero_mask(self) -> Self::Word;
     /// `b` in the lanes where `mask` is set, `a` elsewhere.
     fn select(mask: Self::Word, a: Self, b: Self) -> Self;
+
+    /// Lane `k` holds `src[idx[k]]` (`idx.len() == LANES`): a table lookup per lane, for
+    /// public indices only (the memory read depends on them). The default copies the elements
+    /// and loads them; a backend with a gather instruction overrides it.
+    ///
+    /// # Panics
+    /// If an index is out of bounds.
+    #[inline(always)]
+    fn gather(src: &[Felt], idx: &[u32]) -> Self {
+        let mut buf = [Felt::ZERO; crate::batch::drivers::MAX_LANES];
+        for (b, &i) in buf.iter_mut().zip(idx) {
+            *b = src[i as usize];
+        }
+        Self::load(&buf[..Self::LANES])
+    }
 }
 
 /// All-ones when `v == 0`, else 0, without a branch.

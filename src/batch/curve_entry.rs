@@ -198,6 +198,28 @@ impl Backend {
         }
     }
 
+    /// [`Backend::pedersen_hash_batch`] on the rayon thread pool; see
+    /// [`crate::pedersen_hash_batch_par`].
+    ///
+    /// # Panics
+    /// If `out.len() != inputs.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn pedersen_hash_batch_par(&self, inputs: &[[crate::Felt; 2]], out: &mut [crate::Felt]) {
+        assert_eq!(
+            inputs.len(),
+            out.len(),
+            "pedersen_hash_batch_par: inputs and out lengths differ"
+        );
+        match crate::pedersen::batch::par_piece(inputs.len()) {
+            None => self.pedersen_hash_batch(inputs, out),
+            Some(piece) => inputs
+                .par_chunks(piece)
+                .zip(out.par_chunks_mut(piece))
+                .for_each(|(i, o)| self.pedersen_hash_batch(i, o)),
+        }
+    }
+
     /// [`Backend::double_batch`] on the rayon thread pool.
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]

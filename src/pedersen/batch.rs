@@ -45,8 +45,6 @@ use super::{accumulate, window, Acc};
 use crate::Felt;
 use alloc::vec;
 use alloc::vec::Vec;
-#[cfg(feature = "std")]
-use rayon::prelude::*;
 
 /// Hashes processed in lock-step (one inversion per step per chunk). Large, because every chunk
 /// reads each 32 KiB table window once per step from outside the L1/L2 caches (the whole table
@@ -127,17 +125,20 @@ pub fn pedersen_hash_batch_par(inputs: &[[Felt; 2]], out: &mut [Felt]) {
         out.len(),
         "pedersen_hash_batch_par: inputs and out lengths differ"
     );
+    crate::Backend::current().pedersen_hash_batch_par(inputs, out)
+}
+
+/// The pieces of [`pedersen_hash_batch_par`]: `None` for a batch hashed on the calling thread
+/// (fewer than 64 pairs or one thread), else the piece length (two pieces per thread, so that
+/// uneven progress on a shared machine balances out, but at least 1024 pairs: every piece
+/// streams the whole table once per chunk, see [`CHUNK`]).
+#[cfg(feature = "std")]
+pub(crate) fn par_piece(n: usize) -> Option<usize> {
     let threads = rayon::current_num_threads();
-    if inputs.len() < PAR_THRESHOLD || threads < 2 {
-        return pedersen_hash_batch(inputs, out);
+    if n < PAR_THRESHOLD || threads < 2 {
+        return None;
     }
-    // Two pieces per thread so that uneven progress (a shared machine) balances out, but
-    // large pieces: a piece reads the whole table once per chunk (see CHUNK).
-    let piece = inputs.len().div_ceil(2 * threads).max(CHUNK / 4);
-    inputs
-        .par_chunks(piece)
-        .zip(out.par_chunks_mut(piece))
-        .for_each(|(i, o)| pedersen_hash_batch(i, o));
+    Some(n.div_ceil(2 * threads).max(CHUNK / 4))
 }
 
 /// Scratch of one lock-step chunk, structure of arrays, `cap` hashes rounded up to [`CHAINS`].

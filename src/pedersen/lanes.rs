@@ -167,21 +167,24 @@ impl<P: PackedSelect> Scratch<P> {
         core::hint::black_box(touched);
 
         let one = P::constant(&P::prepare(Felt::ONE));
-        let mut buf = [Felt::ZERO; MAX_LANES];
-        let mut mask = [0u64; MAX_LANES];
+        // The table as field elements: entry e's x at 2e, its y at 2e + 1.
+        let felts: &[Felt] = bytemuck::cast_slice(table);
+        let mut idx = [0u32; MAX_LANES];
+        let mut active = [0u64; MAX_LANES];
+        let mut neg = [0u64; MAX_LANES];
         // Forward: prefix[g] = product of the earlier denominators of g's chain, per lane.
         let mut acc = [one; CHAINS];
         for g in 0..groups {
             let codes = &self.codes[base + g * l..base + (g + 1) * l];
-            gather_x(codes, table, &mut buf, &mut mask);
-            let x2 = P::load(&buf[..l]);
+            lookups(codes, 0, &mut idx, &mut active, &mut neg);
+            let x2 = P::gather(felts, &idx[..l]);
             let x1 = self.x[g];
             let d = x2.sub(x1);
-            let mut active = P::word_load(&mask[..l]);
-            if P::any(P::word_and(d.zero_mask(), active)) {
-                active = self.leave(s, g, d);
+            let mut on = P::word_load(&active[..l]);
+            if P::any(P::word_and(d.zero_mask(), on)) {
+                on = self.leave(s, g, d);
             }
-            let d = P::select(active, one, d);
+            let d = P::select(on, one, d);
             self.x2[g] = x2;
             let c = g % CHAINS;
             self.prefix[g] = acc[c];
@@ -190,24 +193,26 @@ impl<P: PackedSelect> Scratch<P> {
         // 1/acc for every lane of every chain, with one scalar inversion.
         let mut inv = invert_totals(&acc);
         let last = s + 1 == STEPS;
+        let zero = P::zero();
         // Backward: inv[c] = 1/(product of chain c's denominators up to group g), per lane.
         for g in (0..groups).rev() {
             let codes = &self.codes[base + g * l..base + (g + 1) * l];
-            gather_y(codes, table, &mut buf, &mut mask);
-            let active = P::word_load(&mask[..l]);
+            lookups(codes, 1, &mut idx, &mut active, &mut neg);
+            let on = P::word_load(&active[..l]);
             let (x1, y1, x2) = (self.x[g], self.y[g], self.x2[g]);
-            let d = P::select(active, one, x2.sub(x1));
+            let d = P::select(on, one, x2.sub(x1));
             let c = g % CHAINS;
             let dinv = inv[c].mul(self.prefix[g]);
             inv[c] = inv[c].mul(d);
-            let y2 = P::load(&buf[..l]);
+            let y2 = P::gather(felts, &idx[..l]);
+            let y2 = P::select(P::word_load(&neg[..l]), y2, zero.sub(y2));
             let lambda = y2.sub(y1).mul(dinv);
             let x3 = lambda.square().sub(x1.add_lazy(x2));
-            self.x[g] = P::select(active, x1, x3);
+            self.x[g] = P::select(on, x1, x3);
             if !last {
                 // The hash is x alone: the last step skips y.
                 let y3 = lambda.mul(x1.sub(x3)).sub(y1);
-                self.y[g] = P::select(active, y1, y3);
+                self.y[g] = P::select(on, y1, y3);
             }
         }
     }
@@ -256,34 +261,17 @@ impl<P: PackedSelect> Scratch<P> {
     }
 }
 
-/// The x-coordinates of a group's table entries (0 where a lane adds nothing) and the group's
-/// active-lane mask (all-ones where the code is non-zero).
+/// A group's table lookups: `idx[k]` = the position of coordinate `coord` (0 for x, 1 for y)
+/// of lane `k`'s entry among the table's field elements (0 where the lane adds nothing), the
+/// active-lane mask (all-ones where the code is non-zero) and the negative-digit mask.
 #[inline(always)]
-fn gather_x(codes: &[u16], table: &[Entry], buf: &mut [Felt], mask: &mut [u64]) {
+fn lookups(codes: &[u16], coord: u32, idx: &mut [u32], active: &mut [u64], neg: &mut [u64]) {
     for (k, &c) in codes.iter().enumerate() {
-        if c == 0 {
-            buf[k] = Felt::ZERO;
-            mask[k] = 0;
-        } else {
-            buf[k] = table[(c & !NEG) as usize - 1].x;
-            mask[k] = u64::MAX;
-        }
-    }
-}
-
-/// The signed y-coordinates (`−y` for a negative digit) of a group's table entries, and the
-/// active-lane mask, as [`gather_x`].
-#[inline(always)]
-fn gather_y(codes: &[u16], table: &[Entry], buf: &mut [Felt], mask: &mut [u64]) {
-    for (k, &c) in codes.iter().enumerate() {
-        if c == 0 {
-            buf[k] = Felt::ZERO;
-            mask[k] = 0;
-        } else {
-            let y = table[(c & !NEG) as usize - 1].y;
-            buf[k] = if c & NEG != 0 { -y } else { y };
-            mask[k] = u64::MAX;
-        }
+        let entry = (c & !NEG) as u32;
+        // Entry e (code e + 1) holds x and y at 2e and 2e + 1; code 0 reads entry 0.
+        idx[k] = (2 * entry.saturating_sub(1)) + coord;
+        active[k] = if c == 0 { 0 } else { u64::MAX };
+        neg[k] = if c & NEG != 0 { u64::MAX } else { 0 };
     }
 }
 

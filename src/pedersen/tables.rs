@@ -22,7 +22,7 @@ pub(crate) const WINDOWS: usize = 249usize.div_ceil(W);
 pub(crate) const HIGH: usize = 9;
 
 /// An affine table point, aligned to one 64-byte cache line.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 pub(crate) struct Entry {
     pub(crate) x: Felt,

@@ -166,19 +166,19 @@ fn workloads(quick: bool) -> Vec<Workload> {
         }),
     });
 
-    let n = 128 * scale;
+    let n = 1024 * scale;
     let xs = felts(2 * n, 4);
     let xs2 = xs.clone();
     w.push(Workload {
         name: "pedersen_hash",
         unit: "hashes",
         items: n,
-        per_backend: false,
+        per_backend: true,
         scalar: Box::new(move || xs.chunks(2).map(|p| pedersen_hash(&p[0], &p[1])).sum()),
-        batch: Box::new(move |_| {
+        batch: Box::new(move |b| {
             let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&xs2);
             let mut out = vec![Felt::ZERO; pairs.len()];
-            engine::pedersen_pairs(pairs, &mut out);
+            engine::pedersen_pairs(b, pairs, &mut out);
             sum_of(&out)
         }),
     });

@@ -9,8 +9,7 @@
 //!   through `pedersen_hash_array` per message on rayon's pool.
 
 use rayon::prelude::*;
-use starkbatch::hash::PairHash;
-use starkbatch::{pedersen_hash_array, Backend, Felt, Pedersen};
+use starkbatch::{pedersen_hash_array, Backend, Felt};
 
 /// Messages of any length stored back to back: message `i` is
 /// `felts[ends[i - 1]..ends[i]]` (with `ends[-1] = 0`).
@@ -62,8 +61,8 @@ pub fn poseidon_many(b: Backend, msgs: &Messages, out: &mut [Felt]) {
 }
 
 /// `out[i] = pedersen_hash(pairs[i][0], pairs[i][1])`.
-pub fn pedersen_pairs(pairs: &[[Felt; 2]], out: &mut [Felt]) {
-    Pedersen::hash_batch_par(pairs, out);
+pub fn pedersen_pairs(b: Backend, pairs: &[[Felt; 2]], out: &mut [Felt]) {
+    b.pedersen_hash_batch_par(pairs, out);
 }
 
 /// `out[i] = pedersen_hash_array(message i)`.

@@ -39,7 +39,7 @@ pub fn run(a: &HashArgs) -> CliResult {
                 if a.kind == HashKind::Poseidon {
                     engine::poseidon_pairs(backend, pairs, &mut results[..n]);
                 } else {
-                    engine::pedersen_pairs(pairs, &mut results[..n]);
+                    engine::pedersen_pairs(backend, pairs, &mut results[..n]);
                 }
                 n
             }
