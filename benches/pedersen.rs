@@ -122,6 +122,43 @@ fn bench_pedersen_batch(c: &mut Criterion) {
     black_box((&out, &pout));
 }
 
+/// 1024 messages of 8 elements: `pedersen_hash_array_batch` (lock-step batches) beside a loop
+/// of our `pedersen_hash_array` and the same chain with pathfinder-crypto's `pedersen_hash`.
+fn bench_pedersen_array_batch(c: &mut Criterion) {
+    const MESSAGES: usize = 1024;
+    const LEN: usize = 8;
+    let xs = inputs(MESSAGES * LEN, 0x0a11_a7a7);
+    let msgs: Vec<&[Felt]> = xs.chunks(LEN).collect();
+    let pxs: Vec<_> = xs.iter().map(pf).collect();
+    let mut out = vec![Felt::ZERO; MESSAGES];
+    let mut pout = vec![pathfinder_crypto::Felt::ZERO; MESSAGES];
+    let mut g = c.benchmark_group("pedersen_hash_array_batch");
+    g.throughput(Throughput::Elements(MESSAGES as u64));
+    g.bench_function("starkbatch/batch", |b| {
+        b.iter(|| starkbatch::pedersen_hash_array_batch(black_box(&msgs), black_box(&mut out)))
+    });
+    g.bench_function("starkbatch/scalar-loop", |b| {
+        b.iter(|| {
+            for (o, m) in out.iter_mut().zip(black_box(&msgs)) {
+                *o = starkbatch::pedersen_hash_array(m);
+            }
+        })
+    });
+    g.bench_function("pathfinder-crypto/loop", |b| {
+        let len = pathfinder_crypto::Felt::from_u64(LEN as u64);
+        b.iter(|| {
+            for (o, m) in pout.iter_mut().zip(black_box(&pxs).chunks(LEN)) {
+                let h = m.iter().fold(pathfinder_crypto::Felt::ZERO, |h, a| {
+                    pathfinder_crypto::hash::pedersen_hash(h, *a)
+                });
+                *o = pathfinder_crypto::hash::pedersen_hash(h, len);
+            }
+        })
+    });
+    g.finish();
+    black_box((&out, &pout));
+}
+
 fn bench_curve(c: &mut Criterion) {
     use starknet_types_core::curve::ProjectivePoint as RefPoint;
     let ks = inputs(N, 0x5555_aaaa);
@@ -201,5 +238,11 @@ fn bench_curve(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_pedersen, bench_pedersen_batch, bench_curve);
+criterion_group!(
+    benches,
+    bench_pedersen,
+    bench_pedersen_batch,
+    bench_pedersen_array_batch,
+    bench_curve
+);
 criterion_main!(benches);

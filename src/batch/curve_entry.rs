@@ -220,6 +220,50 @@ impl Backend {
         }
     }
 
+    /// `out[i] = pedersen_hash_array(messages[i])` for messages of any lengths: the messages
+    /// advance in lock-step, each step one [`Backend::pedersen_hash_batch`] over those that
+    /// still have elements (`crate::pedersen::array_batch`). Identical to
+    /// [`crate::pedersen_hash_array`].
+    ///
+    /// # Panics
+    /// If `messages.len() != out.len()`.
+    pub fn pedersen_hash_array_batch(&self, messages: &[&[crate::Felt]], out: &mut [crate::Felt]) {
+        assert_eq!(
+            messages.len(),
+            out.len(),
+            "pedersen_hash_array_batch: messages and out differ in length"
+        );
+        crate::pedersen::array_batch::hash_arrays(
+            |p, o| self.pedersen_hash_batch(p, o),
+            messages,
+            out,
+        )
+    }
+
+    /// [`Backend::pedersen_hash_array_batch`] with every step split across the rayon thread
+    /// pool ([`Backend::pedersen_hash_batch_par`]).
+    ///
+    /// # Panics
+    /// If `messages.len() != out.len()`.
+    #[cfg(feature = "std")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+    pub fn pedersen_hash_array_batch_par(
+        &self,
+        messages: &[&[crate::Felt]],
+        out: &mut [crate::Felt],
+    ) {
+        assert_eq!(
+            messages.len(),
+            out.len(),
+            "pedersen_hash_array_batch_par: messages and out differ in length"
+        );
+        crate::pedersen::array_batch::hash_arrays(
+            |p, o| self.pedersen_hash_batch_par(p, o),
+            messages,
+            out,
+        )
+    }
+
     /// [`Backend::double_batch`] on the rayon thread pool.
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]

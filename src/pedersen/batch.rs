@@ -1,5 +1,9 @@
 //! Batched Pedersen hashes in affine coordinates, one shared field inversion per step.
 //!
+//! This module holds the scalar steps (one `Felt` at a time: the portable backend's) and the
+//! public functions; the SIMD backends run the same steps in their lanes (`lanes.rs`), chosen
+//! by [`crate::Backend::pedersen_hash_batch`].
+//!
 //! # Method (batch-affine)
 //! A chunk of up to [`CHUNK`] hashes runs in lock-step. Every hash starts from its affine start
 //! point S + x_high·P1 + y_high·P3 (a table entry) and takes [`STEPS`] = 2·25 steps; at step `s`
@@ -70,8 +74,9 @@ const XYZZ_CHUNK: usize = 256;
 const PAR_THRESHOLD: usize = 64;
 
 /// `out[i] = pedersen_hash(inputs[i][0], inputs[i][1])` for every `i`: batch-affine additions
-/// with one shared field inversion per step of up to 4096 hashes (see the module docs). Results
-/// are identical to [`crate::pedersen_hash`].
+/// with one shared field inversion per step of up to 4096 hashes (see the module docs), in the
+/// SIMD lanes of the current backend ([`crate::Backend::pedersen_hash_batch`]). Results are
+/// identical to [`crate::pedersen_hash`].
 ///
 /// ```
 /// use starkbatch::{pedersen_hash, pedersen_hash_batch, Felt};
@@ -126,6 +131,37 @@ pub fn pedersen_hash_batch_par(inputs: &[[Felt; 2]], out: &mut [Felt]) {
         "pedersen_hash_batch_par: inputs and out lengths differ"
     );
     crate::Backend::current().pedersen_hash_batch_par(inputs, out)
+}
+
+/// `out[i] = pedersen_hash_array(messages[i])` for messages of any lengths, in lock-step
+/// batches on the current backend ([`crate::Backend::pedersen_hash_array_batch`]). Results are
+/// identical to [`crate::pedersen_hash_array`].
+///
+/// ```
+/// use starkbatch::{pedersen_hash_array, pedersen_hash_array_batch, Felt};
+/// let a = [Felt::ONE, Felt::TWO, Felt::THREE];
+/// let msgs: [&[Felt]; 3] = [&a, &a[..1], &[]];
+/// let mut out = [Felt::ZERO; 3];
+/// pedersen_hash_array_batch(&msgs, &mut out);
+/// for (m, h) in msgs.iter().zip(&out) {
+///     assert_eq!(*h, pedersen_hash_array(m));
+/// }
+/// ```
+///
+/// # Panics
+/// If `out.len() != messages.len()`.
+pub fn pedersen_hash_array_batch(messages: &[&[Felt]], out: &mut [Felt]) {
+    crate::Backend::current().pedersen_hash_array_batch(messages, out)
+}
+
+/// As [`pedersen_hash_array_batch`], every step split across the current rayon thread pool.
+///
+/// # Panics
+/// If `out.len() != messages.len()`.
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub fn pedersen_hash_array_batch_par(messages: &[&[Felt]], out: &mut [Felt]) {
+    crate::Backend::current().pedersen_hash_array_batch_par(messages, out)
 }
 
 /// The pieces of [`pedersen_hash_batch_par`]: `None` for a batch hashed on the calling thread

@@ -27,7 +27,8 @@
 //! - [`pedersen_hash_batch`] runs up to 4096 hashes in lock-step with affine accumulators: each
 //!   step adds one table point to every hash, with all the slopes' denominators inverted together
 //!   (Montgomery's trick), about 6 multiplications per addition instead of 10 (see `batch.rs`
-//!   and `docs/pedersen-batch.md`). Short batches share only the final inversion.
+//!   and `docs/pedersen-batch.md`); on the SIMD backends the same steps run in the lanes of the
+//!   backend's packed field (`lanes.rs`). Short batches share only the final inversion.
 //!
 //! W = 10 was measured against 5, 7, 8, 11 and 12: 11 and 12 save 4 and 8 additions but double
 //! and quadruple the table and its build time.
@@ -38,14 +39,15 @@
 //! process. The build advances all 50 windows together in affine coordinates with one batched
 //! inversion per step (about 6 field multiplications per entry), roughly 10 ms on an idle core.
 
+pub(crate) mod array_batch;
 pub(crate) mod batch;
 pub(crate) mod lanes;
 mod points;
 mod tables;
 
-pub use batch::pedersen_hash_batch;
+pub use batch::{pedersen_hash_array_batch, pedersen_hash_batch};
 #[cfg(feature = "std")]
-pub use batch::pedersen_hash_batch_par;
+pub use batch::{pedersen_hash_array_batch_par, pedersen_hash_batch_par};
 pub use points::{P0, P1, P2, P3, SHIFT_POINT};
 
 use crate::curve::{formulas, AffinePoint, ProjectivePoint};

@@ -4,12 +4,11 @@
 //!
 //! - Poseidon: the SIMD batch API on an explicit [`Backend`] (`*_batch_par`: lanes on each
 //!   thread, chunks across rayon's pool).
-//! - Pedersen: the library has no SIMD Pedersen; pairs go through
-//!   `Pedersen::hash_batch_par` (the `PairHash` batch entry, split across threads) and arrays
-//!   through `pedersen_hash_array` per message on rayon's pool.
+//! - Pedersen: pairs through `Backend::pedersen_hash_batch_par` (batch-affine steps in the
+//!   backend's lanes, pieces across threads), arrays through
+//!   `Backend::pedersen_hash_array_batch_par` (messages in lock-step, each step such a batch).
 
-use rayon::prelude::*;
-use starkbatch::{pedersen_hash_array, Backend, Felt};
+use starkbatch::{Backend, Felt};
 
 /// Messages of any length stored back to back: message `i` is
 /// `felts[ends[i - 1]..ends[i]]` (with `ends[-1] = 0`).
@@ -65,10 +64,7 @@ pub fn pedersen_pairs(b: Backend, pairs: &[[Felt; 2]], out: &mut [Felt]) {
     b.pedersen_hash_batch_par(pairs, out);
 }
 
-/// `out[i] = pedersen_hash_array(message i)`.
-pub fn pedersen_arrays(msgs: &Messages, out: &mut [Felt]) {
-    out.par_iter_mut()
-        .enumerate()
-        .with_min_len(16)
-        .for_each(|(i, o)| *o = pedersen_hash_array(msgs.get(i)));
+/// `out[i] = pedersen_hash_array(message i)`: the messages in lock-step batches.
+pub fn pedersen_arrays(b: Backend, msgs: &Messages, out: &mut [Felt]) {
+    b.pedersen_hash_array_batch_par(&msgs.slices(), out);
 }

@@ -62,7 +62,7 @@ pub fn run(a: &HashArgs) -> CliResult {
                 if a.kind == HashKind::PoseidonMany {
                     engine::poseidon_many(backend, &msgs, &mut results[..n]);
                 } else {
-                    engine::pedersen_arrays(&msgs, &mut results[..n]);
+                    engine::pedersen_arrays(backend, &msgs, &mut results[..n]);
                 }
                 n
             }
