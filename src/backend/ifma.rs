@@ -382,6 +382,31 @@ fn ripple(mut s: [V; 5]) -> [V; 5] {
     s
 }
 
+/// The radix-2^52 limbs of eight canonical `Felt`s' Montgomery words, one element per lane
+/// (`src.len() == 8`): a transposition and shifts, no product. Each value is below p, so its top
+/// limb is below 2^44 and `I` holds.
+#[inline(always)]
+fn split_felts(src: &[Felt]) -> [V; 5] {
+    assert!(src.len() == 8);
+    // Transpose: word j of element k to lane k of vector j.
+    let mut w = [[0u64; 8]; 4];
+    for k in 0..8 {
+        let l = src[k].to_montgomery_limbs();
+        for j in 0..4 {
+            w[j][k] = l[j];
+        }
+    }
+    let m52 = splat(M52);
+    let (w0, w1, w2, w3) = (load8(&w[0]), load8(&w[1]), load8(&w[2]), load8(&w[3]));
+    [
+        and(w0, m52),
+        and(or(shr::<52>(w0), shl::<12>(w1)), m52),
+        and(or(shr::<40>(w1), shl::<24>(w2)), m52),
+        and(or(shr::<28>(w2), shl::<36>(w3)), m52),
+        shr::<16>(w3),
+    ]
+}
+
 /// Eight field elements, one per 64-bit lane, as five 52-bit limb vectors (module docs).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ifma(pub(crate) [V; 5]);
@@ -404,26 +429,8 @@ impl PackedFelt for Ifma {
     }
     #[inline(always)]
     fn load(src: &[Felt]) -> Self {
-        assert!(src.len() == 8);
-        // Transpose: word j of element k to lane k of vector j.
-        let mut w = [[0u64; 8]; 4];
-        for k in 0..8 {
-            let l = src[k].to_montgomery_limbs();
-            for j in 0..4 {
-                w[j][k] = l[j];
-            }
-        }
-        let m52 = splat(M52);
-        let (w0, w1, w2, w3) = (load8(&w[0]), load8(&w[1]), load8(&w[2]), load8(&w[3]));
-        let x = [
-            and(w0, m52),
-            and(or(shr::<52>(w0), shl::<12>(w1)), m52),
-            and(or(shr::<40>(w1), shl::<24>(w2)), m52),
-            and(or(shr::<28>(w2), shl::<36>(w3)), m52),
-            shr::<16>(w3),
-        ];
-        // A canonical Felt is below p: its top limb is below 2^44, so `I` holds.
-        Ifma(mont_mul(&x, &splat5(&TO_LANE)))
+        // The limbs of `v = a·2^256`, times 2^264 / 2^260: `a·2^260`.
+        Ifma(mont_mul(&split_felts(src), &splat5(&TO_LANE)))
     }
     #[inline(always)]
     fn store(self, dst: &mut [Felt]) {
@@ -550,6 +557,14 @@ fn word_to_mask(w: V) -> __mmask8 {
 /// Branch-free except [`PackedSelect::any`] (documented as public-data only).
 impl PackedSelect for Ifma {
     type Word = V;
+
+    /// A Felt holding `2^4·a` has the Montgomery words `a·2^260`: this type's form of `a`.
+    const LOAD_SHIFT: u32 = 4;
+
+    #[inline(always)]
+    fn load_prescaled(src: &[Felt]) -> Self {
+        Ifma(split_felts(src))
+    }
 
     #[inline(always)]
     fn word_splat(x: u64) -> V {

@@ -52,19 +52,32 @@ pub(crate) trait PackedSelect: PackedFelt {
     /// `b` in the lanes where `mask` is set, `a` elsewhere.
     fn select(mask: Self::Word, a: Self, b: Self) -> Self;
 
-    /// Lane `k` holds `src[idx[k]]` (`idx.len() == LANES`): a table lookup per lane, for
-    /// public indices only (the memory read depends on them). The default copies the elements
-    /// and loads them; a backend with a gather instruction overrides it.
+    /// Loading an element pre-multiplied by `2^LOAD_SHIFT` with [`PackedSelect::load_prescaled`]
+    /// gives the same lanes as [`PackedFelt::load`] of the element: for a backend whose `load`
+    /// includes a conversion product (IFMA: by 2^264 mod p), a table stored pre-multiplied saves
+    /// it. 0 where loading needs no product.
+    const LOAD_SHIFT: u32 = 0;
+
+    /// Lane `k` holds `src[k]·2^-LOAD_SHIFT` (`src.len() == LANES`). Default: `load`.
+    #[inline(always)]
+    fn load_prescaled(src: &[Felt]) -> Self {
+        Self::load(src)
+    }
+
+    /// Lane `k` holds `src[idx[k]]·2^-LOAD_SHIFT` (`idx.len() == LANES`): a lookup per lane
+    /// in a table stored pre-multiplied by `2^LOAD_SHIFT`, for public indices only (the memory
+    /// read depends on them). Copies the elements, then [`PackedSelect::load_prescaled`]
+    /// (AVX-512 gathers measured slower, docs/pedersen-batch.md).
     ///
     /// # Panics
     /// If an index is out of bounds.
     #[inline(always)]
-    fn gather(src: &[Felt], idx: &[u32]) -> Self {
+    fn gather_prescaled(src: &[Felt], idx: &[u32]) -> Self {
         let mut buf = [Felt::ZERO; crate::batch::drivers::MAX_LANES];
         for (b, &i) in buf.iter_mut().zip(idx) {
             *b = src[i as usize];
         }
-        Self::load(&buf[..Self::LANES])
+        Self::load_prescaled(&buf[..Self::LANES])
     }
 }
 
@@ -338,6 +351,54 @@ mod tests {
         {
             // Sound: the CPU has AVX-512F and IFMA, all Ifma's methods require.
             zero_cases::<crate::backend::ifma::Ifma>();
+        }
+    }
+
+    /// `load_prescaled(2^LOAD_SHIFT·x)` and `gather_prescaled` hold `x`, on edge and random
+    /// values in every lane.
+    fn prescaled_cases<P: PackedSelect>() {
+        let l = P::LANES;
+        let mut vals = vec![
+            Felt::ZERO,
+            Felt::ONE,
+            Felt::MAX,
+            Felt::MAX - Felt::ONE,
+            Felt::TWO.pow(251),
+            Felt::TWO.pow(192),
+            Felt::TWO.pow(64) - Felt::ONE,
+        ];
+        vals.extend((0..9u64).map(|i| Felt::from(i * 0x9e37_79b9 + 7).pow(7)));
+        let scale = Felt::TWO.pow(P::LOAD_SHIFT as u128);
+        let scaled: Vec<Felt> = vals.iter().map(|v| *v * scale).collect();
+        for start in 0..vals.len() - l {
+            let mut out = vec![Felt::ZERO; l];
+            P::load_prescaled(&scaled[start..start + l]).store(&mut out);
+            assert_eq!(out, vals[start..start + l]);
+            let idx: Vec<u32> = (0..l as u32).map(|k| (start as u32 + 3 * k) % 16).collect();
+            P::gather_prescaled(&scaled, &idx).store(&mut out);
+            for k in 0..l {
+                assert_eq!(out[k], vals[idx[k] as usize], "lane {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn prescaled_loads_match() {
+        prescaled_cases::<Felt>();
+        prescaled_cases::<X4<Felt>>();
+        prescaled_cases::<Packed<PortableLane>>();
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // Sound: the CPU has AVX2, all Avx2Lane's methods require.
+            prescaled_cases::<Packed<crate::backend::avx2::Avx2Lane>>();
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+        {
+            // Sound: the CPU has AVX-512F and IFMA, all Ifma's methods require.
+            prescaled_cases::<crate::backend::ifma::Ifma>();
+            assert_eq!(crate::backend::ifma::Ifma::LOAD_SHIFT, 4);
         }
     }
 

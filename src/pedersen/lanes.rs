@@ -30,7 +30,7 @@
 //! prefix product as packed values, plus the digit codes.
 
 use super::batch::{recode, NEG, STEPS};
-use super::tables::{tables, Entry, HIGH, WINDOWS};
+use super::tables::{tables, windows_prescaled, Entry, HIGH, WINDOWS};
 use crate::backend::select::PackedSelect;
 use crate::batch::drivers::MAX_LANES;
 use crate::Felt;
@@ -103,9 +103,10 @@ impl<P: PackedSelect> Scratch<P> {
     #[inline(always)]
     fn hash(&mut self, inputs: &[[Felt; 2]], out: &mut [Felt]) {
         self.load(inputs);
-        let t = tables();
+        // The windows as this lane type loads them without a conversion product.
+        let (p0, p2) = windows_prescaled(P::LOAD_SHIFT);
         for s in 0..STEPS {
-            let table = if s < WINDOWS { &t.p0 } else { &t.p2 };
+            let table = if s < WINDOWS { p0 } else { p2 };
             self.step(s, table);
         }
         self.finish(inputs, out);
@@ -150,7 +151,8 @@ impl<P: PackedSelect> Scratch<P> {
         }
     }
 
-    /// One lock-step addition for every hash of the chunk (step `s`, reading `table`).
+    /// One lock-step addition for every hash of the chunk (step `s`, reading `table`, whose
+    /// coordinates are pre-multiplied by `2^P::LOAD_SHIFT`).
     #[inline(always)]
     fn step(&mut self, s: usize, table: &[Entry]) {
         let l = P::LANES;
@@ -177,7 +179,7 @@ impl<P: PackedSelect> Scratch<P> {
         for g in 0..groups {
             let codes = &self.codes[base + g * l..base + (g + 1) * l];
             lookups(codes, 0, &mut idx, &mut active, &mut neg);
-            let x2 = P::gather(felts, &idx[..l]);
+            let x2 = P::gather_prescaled(felts, &idx[..l]);
             let x1 = self.x[g];
             let d = x2.sub(x1);
             let mut on = P::word_load(&active[..l]);
@@ -204,7 +206,7 @@ impl<P: PackedSelect> Scratch<P> {
             let c = g % CHAINS;
             let dinv = inv[c].mul(self.prefix[g]);
             inv[c] = inv[c].mul(d);
-            let y2 = P::gather(felts, &idx[..l]);
+            let y2 = P::gather_prescaled(felts, &idx[..l]);
             let y2 = P::select(P::word_load(&neg[..l]), y2, zero.sub(y2));
             let lambda = y2.sub(y1).mul(dinv);
             let x3 = lambda.square().sub(x1.add_lazy(x2));
@@ -415,7 +417,8 @@ mod tests {
             sc.y[g] = P::load(&ys[..l]);
         }
         for s in 0..STEPS {
-            let table = if s < WINDOWS { &t.p0 } else { &t.p2 };
+            let (p0, p2) = windows_prescaled(P::LOAD_SHIFT);
+            let table = if s < WINDOWS { p0 } else { p2 };
             sc.step(s, table);
             if s == 0 {
                 assert_eq!(sc.fallback, vec![1, l + 2]);

@@ -38,6 +38,9 @@
 //! cache line), about 1.57 MiB, built once on the first call and kept for the life of the
 //! process. The build advances all 50 windows together in affine coordinates with one batched
 //! inversion per step (about 6 field multiplications per entry), roughly 10 ms on an idle core.
+//! Batches in AVX-512 IFMA lanes also build, on their first call, a copy of the 50 windows with
+//! the coordinates multiplied by 2^4 ([`LANE_TABLE_BYTES`], about 1.56 MiB), which that lane
+//! type loads without a conversion product (`lanes.rs`).
 
 pub(crate) mod array_batch;
 pub(crate) mod batch;
@@ -56,6 +59,11 @@ use tables::{tables, Entry, HALF, HIGH, W, WINDOWS};
 
 /// Bytes of precomputed tables (allocated on the first hash).
 pub const TABLE_BYTES: usize = tables::TABLE_BYTES;
+
+/// Bytes of the second copy of the window tables that batches in AVX-512 IFMA lanes read
+/// (coordinates pre-multiplied by 2^4, so that loading them into the lanes needs no product),
+/// allocated on the first such batch.
+pub const LANE_TABLE_BYTES: usize = tables::PRESCALED_BYTES;
 
 /// Bits `pos..pos + W` of a 256-bit little-endian integer (`pos + W <= 256`).
 #[inline(always)]

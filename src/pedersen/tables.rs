@@ -138,3 +138,40 @@ pub(crate) fn tables() -> &'static Tables {
 
 /// Bytes held by the tables.
 pub(crate) const TABLE_BYTES: usize = (2 * WINDOWS * HALF + HIGH * HIGH) * 64;
+
+/// The P0 and P2 windows with every coordinate multiplied by `2^shift`, for lane types that
+/// load such values without a conversion product (`PackedSelect::LOAD_SHIFT`): `shift` 0 is the
+/// tables themselves; 4 (AVX-512 IFMA) is a second copy of the windows, built on its first use
+/// from the first (four doublings per coordinate) and kept: [`PRESCALED_BYTES`] more.
+///
+/// # Panics
+/// For another `shift` (a programming error: no backend has one).
+pub(crate) fn windows_prescaled(shift: u32) -> (&'static [Entry], &'static [Entry]) {
+    match shift {
+        0 => {
+            let t = tables();
+            (&t.p0, &t.p2)
+        }
+        4 => {
+            static SCALED: OnceTable<[Vec<Entry>; 2]> = OnceTable::new();
+            let [p0, p2] = SCALED.get_or_init(|| {
+                let t = tables();
+                let scale = |w: &[Entry]| -> Vec<Entry> {
+                    let x16 = |v: Felt| v.double().double().double().double();
+                    w.iter()
+                        .map(|e| Entry {
+                            x: x16(e.x),
+                            y: x16(e.y),
+                        })
+                        .collect()
+                };
+                [scale(&t.p0), scale(&t.p2)]
+            });
+            (p0, p2)
+        }
+        _ => panic!("no prescaled Pedersen windows for shift {shift}"),
+    }
+}
+
+/// Bytes of the prescaled windows (allocated on the first batch in AVX-512 IFMA lanes).
+pub(crate) const PRESCALED_BYTES: usize = 2 * WINDOWS * HALF * 64;
