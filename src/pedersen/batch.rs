@@ -107,14 +107,22 @@ pub(crate) fn hash_batch_scalar(inputs: &[[Felt; 2]], out: &mut [Felt]) {
         return hash_chunk_xyzz(inputs, out);
     }
     let mut scratch = Scratch::new(n.min(CHUNK));
-    // Split evenly so that no chunk is tiny (chunks of at most CHUNK, sizes differing by <= 1).
-    let chunks = n.div_ceil(CHUNK);
-    let mut start = 0;
-    for c in 0..chunks {
-        let end = start + (n - start) / (chunks - c);
-        scratch.hash(&inputs[start..end], &mut out[start..end]);
-        start = end;
+    for r in even_chunks(n, CHUNK) {
+        scratch.hash(&inputs[r.clone()], &mut out[r]);
     }
+}
+
+/// `0..n` cut into `ceil(n / max)` consecutive ranges of at most `max` whose lengths differ by at
+/// most 1 (so that no lock-step chunk is tiny).
+pub(super) fn even_chunks(n: usize, max: usize) -> impl Iterator<Item = core::ops::Range<usize>> {
+    let chunks = n.div_ceil(max);
+    let mut start = 0;
+    (0..chunks).map(move |c| {
+        let end = start + (n - start) / (chunks - c);
+        let r = start..end;
+        start = end;
+        r
+    })
 }
 
 /// As [`pedersen_hash_batch`], split across the current rayon thread pool when the batch is
@@ -547,6 +555,24 @@ mod tests {
             for ([a, b], h) in inputs.iter().zip(&out) {
                 assert_eq!(*h, super::super::pedersen_hash(a, b), "n = {n}");
             }
+        }
+    }
+
+    #[test]
+    fn even_chunks_cover_evenly() {
+        for n in [0, 1, 23, 4095, 4096, 4097, 9000, 3 * 4096, 3 * 4096 + 1] {
+            let r: Vec<_> = even_chunks(n, CHUNK).collect();
+            assert_eq!(r.len(), n.div_ceil(CHUNK));
+            let mut next = 0;
+            for c in &r {
+                assert_eq!(c.start, next);
+                assert!(
+                    c.len() <= CHUNK && c.len() + 1 >= r[0].len(),
+                    "n = {n}: {r:?}"
+                );
+                next = c.end;
+            }
+            assert_eq!(next, n);
         }
     }
 

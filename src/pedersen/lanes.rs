@@ -29,7 +29,7 @@
 //! One allocation per call: per hash of a chunk, the affine `x`, `y`, the step's `x2` and the
 //! prefix product as packed values, plus the digit codes.
 
-use super::batch::{recode, NEG, STEPS};
+use super::batch::{even_chunks, recode, NEG, STEPS};
 use super::tables::{tables, windows_prescaled, Entry, HIGH, WINDOWS};
 use crate::backend::select::PackedSelect;
 use crate::batch::drivers::MAX_LANES;
@@ -54,12 +54,8 @@ pub(crate) fn hash_batch<P: PackedSelect>(inputs: &[[Felt; 2]], out: &mut [Felt]
         return;
     }
     let mut scratch = Scratch::<P>::new(n.min(CHUNK));
-    let chunks = n.div_ceil(CHUNK);
-    let mut start = 0;
-    for c in 0..chunks {
-        let end = start + (n - start) / (chunks - c);
-        scratch.hash(&inputs[start..end], &mut out[start..end]);
-        start = end;
+    for r in even_chunks(n, CHUNK) {
+        scratch.hash(&inputs[r.clone()], &mut out[r]);
     }
 }
 
