@@ -438,6 +438,14 @@ mod tests {
         forced_fallback::<Packed<PortableLane>>();
     }
 
+    /// NEON lanes (always present on aarch64; the cross-test script runs this under qemu).
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn neon_lanes_match_scalar() {
+        check::<Packed<crate::backend::neon::NeonLane>>("neon");
+        forced_fallback::<Packed<crate::backend::neon::NeonLane>>();
+    }
+
     /// The SIMD lane types (run only on CPUs that have them; the backend tests also run the
     /// dispatched entry points).
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
