@@ -175,11 +175,11 @@ impl Backend {
     }
 
     /// `out[i] = pedersen_hash(inputs[i][0], inputs[i][1])`; see
-    /// [`crate::pedersen_hash_batch`]. The SIMD backends run the batch-affine steps in their
-    /// lanes (`crate::pedersen::lanes`: 8.5× pathfinder-crypto's loop with AVX-512 IFMA, 4.5-5.4×
-    /// with AVX2); the portable backend runs them one `Felt` at a time (`crate::pedersen::batch`,
-    /// 3.0-3.5×); batches under 24 pairs take the scalar XYZZ path on every backend
-    /// (docs/pedersen-batch.md).
+    /// [`crate::pedersen_hash_batch`]. The x86-64 SIMD backends run the batch-affine steps in
+    /// their lanes (`crate::pedersen::lanes`: 8.5× pathfinder-crypto's loop with AVX-512 IFMA,
+    /// 4.5-5.4× with AVX2); the portable and NEON backends run them one `Felt` at a time
+    /// (`crate::pedersen::batch`, 3.0-3.5× on x86-64); batches under 24 pairs take the scalar
+    /// XYZZ path on every backend (docs/pedersen-batch.md).
     ///
     /// # Panics
     /// If `out.len() != inputs.len()`.
@@ -194,6 +194,11 @@ impl Backend {
         }
         match self.0 {
             Kind::Portable => crate::pedersen::batch::hash_batch_scalar(inputs, out),
+            // NEON's lanes are tested (`pedersen::lanes`) but not used here: they cannot be timed
+            // on this project's machines, and the estimate in docs/backends.md ("NEON: design and
+            // expected speed") puts them at or below the scalar steps for this workload.
+            #[cfg(target_arch = "aarch64")]
+            Kind::Neon => crate::pedersen::batch::hash_batch_scalar(inputs, out),
             _ => {
                 curve_dispatch!(self, pedersen_hash_batch(inputs, out))
             }
