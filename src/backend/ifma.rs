@@ -65,8 +65,8 @@
 //! A `Felt` holds `a·2^256` in four 64-bit words; loading splits the words into 52-bit limbs
 //! (the top limb is below 2^44 since the value is below p) and multiplies by the constant
 //! `2^264 mod p` (`a·2^256·2^264/2^260 = a·2^260`). Storing multiplies by `2^256 mod p`; the
-//! product is below `2^245 + p < 2p`, and one conditional subtraction per lane makes it
-//! canonical.
+//! product is below `2^245 + p < 2p`, and one conditional subtraction in lanes ([`below_p`])
+//! makes it canonical.
 //!
 //! # Safety
 //! Every intrinsic below requires AVX-512F and, for the multiply-accumulates, AVX-512 IFMA.
@@ -435,9 +435,9 @@ impl PackedFelt for Ifma {
     #[inline(always)]
     fn store(self, dst: &mut [Felt]) {
         assert!(dst.len() == 8);
-        let y = mont_mul(&self.0, &splat5(&FROM_LANE));
-        // Below 2p < 2^253: limbs 0..=3 below 2^52 and limb 4 below 2^45, so the words are
-        // plain shifts and ors.
+        // Below 2p, limbs 0..=3 below 2^52 and limb 4 below 2^45; canonical after one
+        // subtraction in lanes, so the words are plain shifts and ors.
+        let y = below_p(mont_mul(&self.0, &splat5(&FROM_LANE)));
         let w = [
             store8(or(y[0], shl::<52>(y[1]))),
             store8(or(shr::<12>(y[1]), shl::<40>(y[2]))),
@@ -445,7 +445,7 @@ impl PackedFelt for Ifma {
             store8(or(shr::<36>(y[3]), shl::<16>(y[4]))),
         ];
         for k in 0..8 {
-            dst[k] = Felt(mont::reduce_once([w[0][k], w[1][k], w[2][k], w[3][k]]));
+            dst[k] = Felt([w[0][k], w[1][k], w[2][k], w[3][k]]);
         }
     }
     #[inline(always)]
@@ -524,6 +524,36 @@ impl PackedFelt for Ifma {
     fn normalize(self) -> Self {
         Ifma(normalize(self.0))
     }
+}
+
+/// `y − p` where `y >= p`, else `y`, in every lane, for `y < 2p` with limbs 0..=3 in
+/// `[0, 2^52)` and limb 4 in `[0, 2^45)`: the limbs of `y − p = [y_0 − 1, y_1, y_2,
+/// y_3 − 17·2^36, y_4 − 2^43]` are rippled with arithmetic shifts (every carry is 0 or −1),
+/// and the sign of the top limb (`|y − p| < p < 2^251`, so it is the sign of the value) picks
+/// `y` back in the lanes where the difference is negative. Branch-free.
+#[inline(always)]
+fn below_p(y: [V; 5]) -> [V; 5] {
+    let m52 = splat(M52);
+    let p: [u64; 5] = [1, 0, 0, P3, P4];
+    let mut z = [splat(0); 5];
+    let mut carry = splat(0);
+    for i in 0..5 {
+        let d = add(sub(y[i], splat(p[i])), carry);
+        if i < 4 {
+            carry = sra::<52>(d);
+            z[i] = and(d, m52);
+        } else {
+            z[i] = d;
+        }
+    }
+    // SAFETY: AVX-512F present (module docs).
+    let negative = unsafe { _mm512_cmplt_epi64_mask(z[4], splat(0)) };
+    let mut out = y;
+    for i in 0..5 {
+        // SAFETY: AVX-512F present (module docs).
+        out[i] = unsafe { _mm512_mask_blend_epi64(negative, z[i], y[i]) };
+    }
+    out
 }
 
 /// `k·p` for k = 0..=3 in radix 2^52 (no carries: `3·17·2^36 < 2^52`, `3·2^43 < 2^45`): the
@@ -819,6 +849,59 @@ mod tests {
                         assert_eq!(store(r), want);
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn below_p_takes_every_representative_below_p() {
+        // y = v and y = v + p (while below 2p) for words v near the 64-bit and 52-bit limb
+        // boundaries and at the ends of [0, p), in every lane: below_p returns v's limbs.
+        if !has_ifma() {
+            return;
+        }
+        let mut vs: Vec<[u64; 4]> = Vec::new();
+        for w in 0..4 {
+            for lo in [0u64, 1, 2, (1 << 52) - 1, 1 << 52, u64::MAX - 1, u64::MAX] {
+                for below in [0, u64::MAX] {
+                    let mut v = [0u64; 4];
+                    v[..w].fill(below);
+                    v[w] = lo;
+                    vs.push(v);
+                }
+            }
+        }
+        vs.push([0, 0, 0, mont::P[3] - 1]);
+        vs.push([mont::P[0] - 1, 0, 0, mont::P[3]]);
+        let mut cases: Vec<([u64; 5], [u64; 5])> = Vec::new();
+        for v in vs {
+            // Keep v < p, then pair it with v and v + p (if below 2p).
+            let (_, ge) = {
+                let (_, b) = mont::sbb(v[0], mont::P[0], 0);
+                let (_, b) = mont::sbb(v[1], mont::P[1], b);
+                let (_, b) = mont::sbb(v[2], mont::P[2], b);
+                mont::sbb(v[3], mont::P[3], b)
+            };
+            if ge == 0 {
+                continue;
+            }
+            let limbs = split(v);
+            cases.push((limbs, limbs));
+            let plus_p: [u64; 5] = core::array::from_fn(|i| limbs[i] + [1, 0, 0, P3, P4][i]);
+            // Limbs of v + p without carries: valid when each stays below its bound.
+            if plus_p[..4].iter().all(|&l| l < LIMB_BOUND) && plus_p[4] < TOP_BOUND {
+                cases.push((plus_p, limbs));
+            }
+        }
+        assert!(cases.len() > 40);
+        for start in 0..cases.len() {
+            let pick: [usize; 8] = core::array::from_fn(|k| (start + 5 * k) % cases.len());
+            let y: [V; 5] =
+                core::array::from_fn(|i| load8(&core::array::from_fn(|k| cases[pick[k]].0[i])));
+            let out = below_p(y).map(store8);
+            for k in 0..8 {
+                let got: [u64; 5] = core::array::from_fn(|i| out[i][k]);
+                assert_eq!(got, cases[pick[k]].1, "case {} in lane {k}", pick[k]);
             }
         }
     }

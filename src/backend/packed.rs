@@ -55,12 +55,15 @@
 //! congruent to `a·2^280 = v·2^24`. Loading cuts the 28-bit limbs of `v·2^24` out of `v`'s
 //! words with shifts (ten limbs, the tenth `L_9 < 2^24` at `2^252`), folds the tenth with
 //! `2^252 ≡ −(2^197 + 2^193 + 2)` into limbs 0, 6 and 7 (plus `F`, so nothing goes negative),
-//! and runs [`normalize`]: output `I`. Storing takes a value of weight 1 (`x < 2^253`) to its
-//! canonical radix-2^28 digits and 64-bit words in the lanes, then, per element, divides by
-//! `2^24` modulo p with one Montgomery step that needs no product (`p ≡ 1 mod 2^192`:
-//! `m = −x mod 2^24`, `(x + m·p)/2^24 < 2^229 + p < 2p`) and one conditional subtraction:
-//! `a·2^256`, canonical. (Until session 3 both directions were a full lane product by
-//! `2^304 mod p` and `2^256 mod p`: six lane products per point in `double_batch`.)
+//! and runs [`normalize`]: output `I`. Storing takes a value of weight 1 (`x < 2^253`),
+//! divides it by `2^24` modulo p with one Montgomery step that needs no product
+//! (`p ≡ 1 mod 2^192`: `m = −x mod 2^24` added at limbs 0, 6 and 8,
+//! `(x + m·p)/2^24 < 2^229 + p < 2p`), runs one carry pass, cuts the 64-bit words out of the
+//! digits and subtracts p where the value is not below it: `a·2^256`, canonical, all in lanes
+//! ([`store_words`]); only the final transposition to one element per lane is scalar.
+//! (Until session 3 both directions were a full lane product by `2^304 mod p` and
+//! `2^256 mod p`: six lane products per point in `double_batch`; until session 8 the division
+//! and the subtraction ran per element in scalar code.)
 
 // Limb code indexes several arrays in step; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
@@ -638,29 +641,63 @@ fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
     [r0, r1, r2, r3, r4, r5, r6, r7, carry]
 }
 
-/// `x·2^-24 mod p`, canonical, for `x < 2^253` (four little-endian words): the one
-/// Montgomery reduction step by `2^24` that takes this module's form `a·2^280` to `Felt`'s
-/// `a·2^256`. As `p ≡ 1 (mod 2^192)`, `m = −x mod 2^24` makes `x + m·p` divisible by `2^24`,
-/// and `m·p = m + 17·m·2^192 + m·2^251` is three shifted additions; the quotient is below
-/// `2^229 + p < 2p`, so one conditional subtraction makes it canonical. Branch-free.
+/// The canonical `Felt` words of `x·2^-24 mod p` for a value `x` of weight 1 (limbs below
+/// [`LIMB_BOUND`]), all in lanes: the one Montgomery reduction step by `2^24` that takes this
+/// module's form `a·2^280` to `Felt`'s `a·2^256`, with no product and no branch.
+///
+/// * As `p ≡ 1 (mod 2^192)`, `m = −x mod 2^24` (a function of limb 0 alone: the other limbs
+///   are multiples of 2^28) makes `x + m·p` divisible by `2^24`, and in radix 2^28
+///   `m·p = m + (17·m)·2^24·2^(28·6) + m·2^27·2^(28·8)`: three shifted additions to limbs 0,
+///   6 and 8 (limb 6 below `2^28 + 2^53`, limb 8 below `2^29 + 2^51`).
+/// * One sequential carry pass makes limbs 0..7 canonical digits `t_i`; the low 24 bits of
+///   `t_0` are zero. The four 64-bit words of `y = (x + m·p)/2^24` are the digits shifted into
+///   place (bit `28i − 24` for `t_i`), with `y < 2^229 + p < 2p` (so `t_8·2^200 < 2^253`
+///   and the top word stays below 2^61).
+/// * `z = y − p` with `p`'s words `[1, 0, 0, P3]`: the borrow out of word 0 is `w_0 = 0`, out
+///   of word `i` it is the borrow in and `w_i = 0` (equality masks, no unsigned compare);
+///   `|y − p| < 2^252`, so the sign of `z` is bit 63 of its top word, and `y` is kept where it
+///   is set.
 #[inline(always)]
-fn div_2_24(x: [u64; 4]) -> [u64; 4] {
-    let m = x[0].wrapping_neg() & ((1 << 24) - 1);
-    // t = x + m·p as five words (x < 2^253, m·p < 2^276).
-    let (t0, c) = mont::adc(x[0], m, 0);
-    let (t1, c) = mont::adc(x[1], 0, c);
-    let (t2, c) = mont::adc(x[2], 0, c);
-    let (t3, c) = mont::adc(x[3], 17 * m, c);
-    let (t3, c2) = mont::adc(t3, m << 59, 0);
-    let t4 = (m >> 5) + c + c2;
-    // t0's low 24 bits are zero; shift the five words right by 24.
-    let y = [
-        (t0 >> 24) | (t1 << 40),
-        (t1 >> 24) | (t2 << 40),
-        (t2 >> 24) | (t3 << 40),
-        (t3 >> 24) | (t4 << 40),
+fn store_words<V: Lane>(x: [V; 9]) -> [V; 4] {
+    let m28 = V::splat(M28);
+    let m24 = V::splat((1 << 24) - 1);
+    let zero = V::splat(0);
+    let mut t = x;
+    let m = V::splat(1 << 24).sub(t[0].and(m24)).and(m24);
+    t[0] = t[0].add(m);
+    t[6] = t[6].add(m.shl::<4>().add(m).shl::<24>());
+    t[8] = t[8].add(m.shl::<27>());
+    for i in 0..8 {
+        let c = t[i].shr::<28>();
+        t[i] = t[i].and(m28);
+        t[i + 1] = t[i + 1].add(c);
+    }
+    let w = [
+        t[0].shr::<24>()
+            .add(t[1].shl::<4>())
+            .add(t[2].shl::<32>())
+            .add(t[3].shl::<60>()),
+        t[3].shr::<4>().add(t[4].shl::<24>()).add(t[5].shl::<52>()),
+        t[5].shr::<12>().add(t[6].shl::<16>()).add(t[7].shl::<44>()),
+        t[7].shr::<20>().add(t[8].shl::<8>()),
     ];
-    mont::reduce_once(y)
+    // z = y − p; a borrow is an all-ones mask, so adding it subtracts 1.
+    let b0 = w[0].eq_mask(zero);
+    let b1 = b0.and(w[1].eq_mask(zero));
+    let b2 = b1.and(w[2].eq_mask(zero));
+    let z = [
+        w[0].sub(V::splat(1)),
+        w[1].add(b0),
+        w[2].add(b1),
+        w[3].sub(V::splat(mont::P[3])).add(b2),
+    ];
+    let negative = zero.sub(z[3].shr::<63>());
+    [
+        V::select(negative, z[0], w[0]),
+        V::select(negative, z[1], w[1]),
+        V::select(negative, z[2], w[2]),
+        V::select(negative, z[3], w[3]),
+    ]
 }
 
 impl<V: Lane> Packed<V> {
@@ -739,27 +776,16 @@ impl<V: Lane> PackedFelt for Packed<V> {
     #[inline(always)]
     fn store(self, dst: &mut [Felt]) {
         assert!(dst.len() == 4);
-        // Canonical radix-2^28 digits of x < 2^253 (limbs below B: carries at most 1), then
-        // the four 64-bit words of x, all in lanes (module docs, "Conversion").
-        let d = canonical_digits(self.0);
-        let w = [
-            d[0].add(d[1].shl::<28>()).add(d[2].shl::<56>()),
-            d[2].shr::<8>().add(d[3].shl::<20>()).add(d[4].shl::<48>()),
-            d[4].shr::<16>().add(d[5].shl::<12>()).add(d[6].shl::<40>()),
-            d[6].shr::<24>().add(d[7].shl::<4>()).add(d[8].shl::<32>()),
-        ];
+        // The canonical words of the value divided by 2^24 modulo p, in lanes (module docs,
+        // "Conversion"), then one element per lane.
+        let w = store_words(self.0);
         // A loop, not `map`: a closure would not inherit the entry point's target features.
         let mut lanes = [[0u64; 4]; 4];
         for i in 0..4 {
             lanes[i] = w[i].to_array();
         }
         for (k, out) in dst.iter_mut().enumerate() {
-            *out = Felt(div_2_24([
-                lanes[0][k],
-                lanes[1][k],
-                lanes[2][k],
-                lanes[3][k],
-            ]));
+            *out = Felt([lanes[0][k], lanes[1][k], lanes[2][k], lanes[3][k]]);
         }
     }
     #[inline(always)]
@@ -1181,7 +1207,71 @@ mod tests {
         );
     }
 
+    /// [`store_words`] on every representative it can meet: for Montgomery words `v` near the
+    /// 64-bit word boundaries (where the subtraction of p borrows across words) and at the
+    /// ends of the range, the lane value `x ≡ v·2^24 (mod p)` both as its canonical residue
+    /// and with p added (so that `(x + m·p)/2^24` is `v + p` and the subtraction is taken),
+    /// in every lane position.
+    fn store_representatives<V: Lane>() {
+        let small = [0u64, 1, 2, u64::MAX - 1, u64::MAX];
+        let mut vs: Vec<[u64; 4]> = Vec::new();
+        for w in 0..4 {
+            for lo in small {
+                // lo in word w, zeros or ones below it.
+                for below in [0, u64::MAX] {
+                    let mut v = [below; 4];
+                    v[w] = lo;
+                    for x in v.iter_mut().skip(w + 1) {
+                        *x = 0;
+                    }
+                    vs.push(v);
+                }
+            }
+        }
+        vs.push(mont::P);
+        vs.push([0, 0, 0, mont::P[3]]);
+        vs.push([u64::MAX, u64::MAX, u64::MAX, mont::P[3] - 1]);
+        let mut cases: Vec<([u64; 9], Felt)> = Vec::new();
+        for v in vs {
+            // v as an integer below p, and the residue of v·2^24.
+            let mut b = [0u8; 32];
+            for (c, w) in b.chunks_mut(8).zip(v) {
+                c.copy_from_slice(&w.to_le_bytes());
+            }
+            let Ok(int) = Felt::from_bytes_le(&b) else {
+                continue;
+            };
+            let expected = Felt(v);
+            let r = (int * Felt::TWO.pow(24)).to_bytes_le();
+            let x0: [u64; 4] = core::array::from_fn(|i| {
+                u64::from_le_bytes(r[8 * i..8 * i + 8].try_into().unwrap())
+            });
+            cases.push((split(x0), expected));
+            // x0 + p, while the top limb stays below LIMB_BOUND.
+            let (a0, c) = mont::adc(x0[0], mont::P[0], 0);
+            let (a1, c) = mont::adc(x0[1], mont::P[1], c);
+            let (a2, c) = mont::adc(x0[2], mont::P[2], c);
+            let (a3, _) = mont::adc(x0[3], mont::P[3], c);
+            let limbs = split([a0, a1, a2, a3]);
+            if limbs[8] < LIMB_BOUND {
+                cases.push((limbs, expected));
+            }
+        }
+        assert!(cases.len() > 50);
+        for start in 0..cases.len() {
+            let pick: [usize; 4] = core::array::from_fn(|k| (start + 7 * k) % cases.len());
+            let limbs: [V; 9] = core::array::from_fn(|i| {
+                V::from_array(core::array::from_fn(|k| cases[pick[k]].0[i]))
+            });
+            let out = store(Packed(limbs));
+            for k in 0..4 {
+                assert_eq!(out[k], cases[pick[k]].1, "case {} in lane {k}", pick[k]);
+            }
+        }
+    }
+
     fn all<V: Lane>() {
+        store_representatives::<V>();
         select::<V>();
         edges::<V>();
         add_chains::<V>();
