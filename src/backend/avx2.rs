@@ -75,7 +75,7 @@ impl Lane for Avx2Lane {
     #[inline(always)]
     fn select(mask: Self, a: Self, b: Self) -> Self {
         // SAFETY: AVX2 present (module docs). blendv picks by the top bit of each byte; the
-        // masks come from eq_mask and are all-ones or all-zero per lane.
+        // masks (from eq_mask, or `0 − bit`) are all-ones or all-zero per lane.
         Avx2Lane(unsafe { _mm256_blendv_epi8(a.0, b.0, mask.0) })
     }
 }
