@@ -68,6 +68,16 @@ impl Lane for Avx2Lane {
         Avx2Lane(unsafe { _mm256_mul_epu32(self.0, b.0) })
     }
     #[inline(always)]
+    fn mont_mul9(a: &[Self; 9], b: &[Self; 9]) -> [Self; 9] {
+        // SAFETY: AVX2 present (module docs), all the out-of-line kernel requires.
+        unsafe { mont_mul9(a, b) }
+    }
+    #[inline(always)]
+    fn mont_square9(a: &[Self; 9]) -> [Self; 9] {
+        // SAFETY: AVX2 present (module docs), all the out-of-line kernel requires.
+        unsafe { mont_square9(a) }
+    }
+    #[inline(always)]
     fn eq_mask(self, b: Self) -> Self {
         // SAFETY: AVX2 present (module docs).
         Avx2Lane(unsafe { _mm256_cmpeq_epi64(self.0, b.0) })
@@ -78,4 +88,20 @@ impl Lane for Avx2Lane {
         // masks (from eq_mask, or `0 − bit`) are all-ones or all-zero per lane.
         Avx2Lane(unsafe { _mm256_blendv_epi8(a.0, b.0, mask.0) })
     }
+}
+
+/// The 9×28-bit Montgomery product on AVX2 lanes, out of line: one copy of its ~300
+/// instructions serves every multiplication of a kernel, so that the curve formulas' straight-line
+/// code stays small enough for the instruction caches.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn mont_mul9(a: &[Avx2Lane; 9], b: &[Avx2Lane; 9]) -> [Avx2Lane; 9] {
+    super::packed::mont_mul(a, b)
+}
+
+/// The 9×28-bit Montgomery square on AVX2 lanes, out of line (see [`mont_mul9`]).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn mont_square9(a: &[Avx2Lane; 9]) -> [Avx2Lane; 9] {
+    super::packed::mont_square(a)
 }

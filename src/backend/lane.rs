@@ -37,6 +37,17 @@ pub(crate) trait Lane: Copy + Send + Sync + 'static {
     fn mul32_add(self, b: Self, c: Self) -> Self {
         self.add(b.mul32(c))
     }
+    /// The Montgomery product of two 9×28-bit values (`super::packed::mont_mul`). A lane type
+    /// may run it out of line.
+    #[inline(always)]
+    fn mont_mul9(a: &[Self; 9], b: &[Self; 9]) -> [Self; 9] {
+        super::packed::mont_mul(a, b)
+    }
+    /// The Montgomery square of a 9×28-bit value (`super::packed::mont_square`).
+    #[inline(always)]
+    fn mont_square9(a: &[Self; 9]) -> [Self; 9] {
+        super::packed::mont_square(a)
+    }
     /// All-ones in the lanes where `a == b`, zero elsewhere (for masked selects in curve code;
     /// exercised by the tests today).
     #[allow(dead_code)]

@@ -306,7 +306,7 @@ fn normalize<V: Lane>(mut s: [V; 9]) -> [V; 9] {
 /// `(true + m_k)/2^28 = ceil(true/2^28) = col >> 28`; `m_k·p` adds `m_k·2^24`, `m_k` and
 /// `m_k·2^27` to columns `k+6`, `k+7`, `k+8`.
 #[inline(always)]
-fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
+pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
     let m28 = V::splat(M28);
     let z = V::splat(0);
     let c0 = m28.mul32_add(a[0], b[0]);
@@ -493,7 +493,7 @@ fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
 /// The Montgomery square `a²/2^280`: 36 cross products doubled plus 9 squares, reduced as
 /// in [`mont_mul`] (generated).
 #[inline(always)]
-fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
+pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
     let m28 = V::splat(M28);
     let z = V::splat(0);
     let c0 = z.mul32_add(a[0], a[0]).add(m28);
@@ -846,11 +846,11 @@ impl<V: Lane> PackedFelt for Packed<V> {
     }
     #[inline(always)]
     fn mul(self, rhs: Self) -> Self {
-        Packed(mont_mul(&self.0, &rhs.0))
+        Packed(V::mont_mul9(&self.0, &rhs.0))
     }
     #[inline(always)]
     fn square(self) -> Self {
-        Packed(mont_square(&self.0))
+        Packed(V::mont_square9(&self.0))
     }
     #[inline(always)]
     fn double(self) -> Self {
