@@ -171,6 +171,60 @@ impl<P: PackedSelect> PackedPoint<P> {
     }
 }
 
+/// `±|d|·Q` for digit `pos` in every lane (`d` odd and non-zero; lane `k`'s digits are
+/// `digits[k]`, its table `tx`, `ty`, with `ny = −ty`): masked selects over only the entries the
+/// lanes use (variable time in the digits, which are public).
+///
+/// A function, not a closure: a closure does not inherit the entry point's target features, so
+/// the intrinsics of the selects inside it were out-of-line calls (until session 8).
+#[inline(always)]
+fn gather_signed<P: PackedSelect>(
+    tx: &[P; 8],
+    ty: &[P; 8],
+    ny: &[P; 8],
+    l: usize,
+    pos: usize,
+    digits: &[[i8; super::wnaf::REGULAR_DIGITS]; MAX_LANES],
+) -> (P, P) {
+    // code = entry + 8·(d < 0); entry = (|d| − 1)/2.
+    let mut code = [0u64; MAX_LANES];
+    let mut entry = [0u64; MAX_LANES];
+    for k in 0..l {
+        let d = digits[k][pos];
+        entry[k] = d.unsigned_abs() as u64 >> 1;
+        code[k] = entry[k] | (((d < 0) as u64) << 3);
+    }
+    let first = code[0] as usize;
+    let (mut x, mut y) = (
+        tx[first & 7],
+        if first & 8 != 0 {
+            ny[first & 7]
+        } else {
+            ty[first & 7]
+        },
+    );
+    let words = P::word_load(&code[..l]);
+    let entries = P::word_load(&entry[..l]);
+    let mut seen_x = 1u32 << (first & 7);
+    let mut seen_y = 1u32 << first;
+    for &c in &code[1..l] {
+        let c = c as usize;
+        if seen_x & (1 << (c & 7)) == 0 {
+            seen_x |= 1 << (c & 7);
+            // Lanes using entry c & 7 with either sign.
+            let m = P::word_eq(entries, P::word_splat((c & 7) as u64));
+            x = P::select(m, x, tx[c & 7]);
+        }
+        if seen_y & (1 << c) == 0 {
+            seen_y |= 1 << c;
+            let m = P::word_eq(words, P::word_splat(c as u64));
+            let yc = if c & 8 != 0 { ny[c & 7] } else { ty[c & 7] };
+            y = P::select(m, y, yc);
+        }
+    }
+    (x, y)
+}
+
 /// `out[i] = k_i·Q_i` where `tables[8i..8i + 8]` holds the affine odd multiples
 /// Q_i, 3Q_i, …, 15Q_i (all finite) and `k_i = scalars[i]` (any 256-bit value, used as is),
 /// `LANES` items side by side.
@@ -233,45 +287,11 @@ pub(crate) fn mul_affine_tables<P: PackedSelect>(
             ty[e] = P::load(&ys[..l]);
             ny[e] = P::zero().sub(ty[e]);
         }
-        // ±|d|·Q per lane (d odd, non-zero): masked selects over the entries the lanes use
-        // (variable time in the digits, which are public).
-        let gather = |pos: usize, digits: &[[i8; REGULAR_DIGITS]; MAX_LANES]| -> (P, P) {
-            // code = entry + 8·(d < 0); entry = (|d| − 1)/2.
-            let mut code = [0u64; MAX_LANES];
-            let mut entry = [0u64; MAX_LANES];
-            for k in 0..l {
-                let d = digits[k][pos];
-                entry[k] = d.unsigned_abs() as u64 >> 1;
-                code[k] = entry[k] | (((d < 0) as u64) << 3);
-            }
-            let first = code[0] as usize;
-            let pick_y = |c: usize| if c & 8 != 0 { ny[c & 7] } else { ty[c & 7] };
-            let (mut x, mut y) = (tx[first & 7], pick_y(first));
-            let words = P::word_load(&code[..l]);
-            let entries = P::word_load(&entry[..l]);
-            let mut seen_x = 1u32 << (first & 7);
-            let mut seen_y = 1u32 << first;
-            for &c in &code[1..l] {
-                let c = c as usize;
-                if seen_x & (1 << (c & 7)) == 0 {
-                    seen_x |= 1 << (c & 7);
-                    // Lanes using entry c & 7 with either sign.
-                    let m = P::word_eq(entries, P::word_splat((c & 7) as u64));
-                    x = P::select(m, x, tx[c & 7]);
-                }
-                if seen_y & (1 << c) == 0 {
-                    seen_y |= 1 << c;
-                    let m = P::word_eq(words, P::word_splat(c as u64));
-                    y = P::select(m, y, pick_y(c));
-                }
-            }
-            (x, y)
-        };
-        let (x, y) = gather(len - 1, &digits);
+        let (x, y) = gather_signed(&tx, &ty, &ny, l, len - 1, &digits);
         let mut acc = PackedPoint { x, y, z: one };
         for pos in (0..len - 1).rev() {
             acc = acc.double().double().double().double();
-            let (x, y) = gather(pos, &digits);
+            let (x, y) = gather_signed(&tx, &ty, &ny, l, pos, &digits);
             acc = acc.add_affine(x, y, one, infinity);
         }
         if even[..l].iter().any(|&e| e != 0) {
