@@ -241,8 +241,9 @@ pub(crate) const fn prepare_const(c: Felt) -> PackedConstant {
     }
 }
 
-/// The canonical radix-2^28 digits of a value satisfying `I` (limbs below `B`, so every carry
-/// is at most 1 and the top limb stays below 2^29): one sequential carry pass.
+/// One sequential carry pass: limbs 0..7 become canonical radix-2^28 digits and the top limb
+/// takes what is left. For a value satisfying `I` (limbs below `B`) every carry is at most 1
+/// and the top limb stays below 2^29; [`store_words`] also runs it on limbs up to 2^54.
 #[inline(always)]
 pub(crate) fn canonical_digits<V: Lane>(mut d: [V; 9]) -> [V; 9] {
     let m28 = V::splat(M28);
@@ -659,7 +660,6 @@ pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
 ///   is set.
 #[inline(always)]
 fn store_words<V: Lane>(x: [V; 9]) -> [V; 4] {
-    let m28 = V::splat(M28);
     let m24 = V::splat((1 << 24) - 1);
     let zero = V::splat(0);
     let mut t = x;
@@ -667,11 +667,7 @@ fn store_words<V: Lane>(x: [V; 9]) -> [V; 4] {
     t[0] = t[0].add(m);
     t[6] = t[6].add(m.shl::<4>().add(m).shl::<24>());
     t[8] = t[8].add(m.shl::<27>());
-    for i in 0..8 {
-        let c = t[i].shr::<28>();
-        t[i] = t[i].and(m28);
-        t[i + 1] = t[i + 1].add(c);
-    }
+    let t = canonical_digits(t);
     let w = [
         t[0].shr::<24>()
             .add(t[1].shl::<4>())
