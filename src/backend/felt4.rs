@@ -31,6 +31,7 @@ impl<S: PackedFelt<Constant = Felt>> X4<S> {
 
 impl<S: PackedFelt<Constant = Felt>> PackedFelt for X4<S> {
     const LANES: usize = 4;
+    const MUL_WEIGHTS: u32 = S::MUL_WEIGHTS;
     type Constant = Felt;
 
     #[inline(always)]
@@ -103,6 +104,10 @@ impl<S: PackedFelt<Constant = Felt>> PackedFelt for X4<S> {
     #[inline(always)]
     fn sub_lazy(self, rhs: Self) -> Self {
         self.zip(rhs, S::sub_lazy)
+    }
+    #[inline(always)]
+    fn sub_for_mul(self, rhs: Self) -> Self {
+        self.zip(rhs, S::sub_for_mul)
     }
     #[inline(always)]
     fn normalize(self) -> Self {

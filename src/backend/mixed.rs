@@ -16,6 +16,11 @@ pub(crate) struct Mixed<V, S> {
 
 impl<V: PackedFelt, S: PackedFelt> PackedFelt for Mixed<V, S> {
     const LANES: usize = V::LANES + S::LANES;
+    const MUL_WEIGHTS: u32 = if V::MUL_WEIGHTS < S::MUL_WEIGHTS {
+        V::MUL_WEIGHTS
+    } else {
+        S::MUL_WEIGHTS
+    };
     type Constant = (V::Constant, S::Constant);
 
     #[inline(always)]
@@ -118,6 +123,13 @@ impl<V: PackedFelt, S: PackedFelt> PackedFelt for Mixed<V, S> {
         Mixed {
             v: self.v.sub_lazy(rhs.v),
             s: self.s.sub_lazy(rhs.s),
+        }
+    }
+    #[inline(always)]
+    fn sub_for_mul(self, rhs: Self) -> Self {
+        Mixed {
+            v: self.v.sub_for_mul(rhs.v),
+            s: self.s.sub_for_mul(rhs.s),
         }
     }
     #[inline(always)]

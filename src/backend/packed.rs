@@ -1129,7 +1129,7 @@ mod tests {
                 let d = (rng.next() % 4) as usize;
                 let (a, b, fa, fb, wa, wb) = (ps[i], ps[j], xs[i], xs[j], ws[i], ws[j]);
                 let c = (rng.next() % 4) as usize;
-                let r: Option<(Packed<V>, [Felt; 4], u32)> = match rng.next() % 9 {
+                let r: Option<(Packed<V>, [Felt; 4], u32)> = match rng.next() % 10 {
                     0 if wa + wb <= nw => Some((
                         a.add_lazy(b),
                         core::array::from_fn(|k| fa[k] + fb[k]),
@@ -1147,7 +1147,10 @@ mod tests {
                         wa + 4,
                     )),
                     4 => Some((a.normalize(), fa, 1)),
-                    5 if wa <= MUL_WEIGHT && wb <= MUL_WEIGHT => {
+                    5 if wa <= MUL_WEIGHT
+                        && wb <= MUL_WEIGHT
+                        && wa * wb <= Packed::<V>::MUL_WEIGHTS =>
+                    {
                         Some((a.mul(b), core::array::from_fn(|k| fa[k] * fb[k]), 1))
                     }
                     6 if wa <= MUL_WEIGHT => Some((a.square(), fa.map(|x| x.square()), 1)),
@@ -1156,6 +1159,9 @@ mod tests {
                     }
                     8 if wa + wb <= nw => {
                         Some((a.add(b), core::array::from_fn(|k| fa[k] + fb[k]), 1))
+                    }
+                    9 if wa + 4 <= nw && wb == 1 => {
+                        Some((a.sub_for_mul(b), core::array::from_fn(|k| fa[k] - fb[k]), 2))
                     }
                     // Not allowed at these weights: normalise the operand instead.
                     _ => Some((a.normalize(), fa, 1)),

@@ -35,6 +35,8 @@ use crate::PackedFelt;
 /// coordinate has weight 1, as `store` requires.
 #[inline(always)]
 pub fn double<P: PackedFelt>(x1: P, y1: P, z1: P) -> (P, P, P) {
+    // M (weight 4) is squared: the product of the input weights is 16.
+    const { assert!(P::MUL_WEIGHTS >= 16) };
     // XX, YY, YYYY, ZZ: weight 1.
     let xx = x1.square();
     let yy = y1.square();

@@ -17,12 +17,18 @@
 //! * `add_lazy(a, b)` has weight `w(a) + w(b)`, `double_lazy(a)` `2·w(a)`,
 //!   `add_constant_lazy(a, k)` `w(a) + 1`, and `sub_lazy(a, b)` `w(a) + 4` (it adds a multiple
 //!   of p so that no lane goes negative);
-//! * `mul` and `square` accept inputs of weight at most 4 ([`MUL_WEIGHT`]);
+//! * `mul` and `square` accept inputs of weight at most 4 ([`MUL_WEIGHT`]) whose weights
+//!   multiply to at most [`PackedFelt::MUL_WEIGHTS`] (`w(a)·w(b)`, for `square` `w(a)²`): 16
+//!   for every lane type, so that any two inputs of weight 4 are allowed; 7 for the scalar
+//!   Poseidon type, whose lazy sums are plain additions (`crate::poseidon::lazy`);
 //! * the normalising operations accept inputs whose lazy counterpart would have weight at most
 //!   10 ([`NORMALIZE_WEIGHT`]): `normalize(a)` needs `w(a) <= 10`, `add(a, b)` needs
 //!   `w(a) + w(b) <= 10`, `double(a)` `2·w(a) <= 10`, `add_constant(a, k)` `w(a) + 1 <= 10`,
 //!   `sub(a, b)` `w(a) + 4 <= 10`;
 //! * the subtrahend of `sub` and `sub_lazy` has weight at most 2;
+//! * `sub_for_mul(a, b)` is `a − b` for a multiplication input: it needs `w(a) <= 6` and
+//!   `w(b) = 1` and gives weight at most 2 (the default is `sub`, weight 1; a type may return
+//!   an unreduced difference when that is cheaper, as the scalar Poseidon type does);
 //! * `store` takes values of weight 1 (call `normalize` first).
 //!
 //! Every implementation must accept this; the default lazy methods are the ordinary
@@ -41,6 +47,11 @@ pub(crate) const NORMALIZE_WEIGHT: u32 = 10;
 pub trait PackedFelt: Copy + Send + Sync + Sized {
     /// How many field elements one value holds.
     const LANES: usize;
+
+    /// The largest product `w(a)·w(b)` of input weights that [`mul`](Self::mul) accepts
+    /// (for [`square`](Self::square), `w(a)²`); each input is also at most [`MUL_WEIGHT`]
+    /// (module docs). Generic code that multiplies lazy values checks this at compile time.
+    const MUL_WEIGHTS: u32 = MUL_WEIGHT * MUL_WEIGHT;
 
     /// A constant prepared once for this representation (for example, converted to the lane
     /// type's own Montgomery radix) and broadcast to every lane on use.
@@ -103,6 +114,13 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
     /// Lane-wise `a - b`, lazily: weight `w(a) + 4`; requires `w(b) <= 2`.
     #[inline(always)]
     fn sub_lazy(self, rhs: Self) -> Self {
+        self.sub(rhs)
+    }
+
+    /// Lane-wise `a - b` as a multiplication input: weight at most 2. Requires
+    /// `w(a) <= NORMALIZE_WEIGHT - 4` and `w(b) = 1`. The default is [`sub`](Self::sub).
+    #[inline(always)]
+    fn sub_for_mul(self, rhs: Self) -> Self {
         self.sub(rhs)
     }
 

@@ -23,21 +23,28 @@
 //! partial round returns to `(a, b, c)` without halving (see [`last_partial_round`]).
 //!
 //! # Representation and bounds (lazy linear layer)
-//! Only trait operations are used, so every lane type (scalar or SIMD) shares this code. Only
-//! the S-box inputs must be normal; the linear layer uses the lazy operations of
-//! [`PackedFelt`] where the weight contract (`crate::field::packed`) allows, so that a SIMD
-//! type renormalises as rarely as possible. Weights, written `w(x)`:
+//! Only trait operations are used, so every lane type (scalar or SIMD) shares this code. The
+//! S-box inputs need only be valid multiplication inputs; the linear layer uses the lazy
+//! operations of [`PackedFelt`] where the weight contract (`crate::field::packed`) allows, so
+//! that every type (the SIMD lanes and the scalar `crate::poseidon::lazy::Lazy`) renormalises
+//! as rarely as possible. Weights, written `w(x)`:
 //! * full round: the three `add_constant` normalise (inputs of weight at most 7, below the
 //!   limit 10), the cubes give weight 1, and the lazy MDS layer gives `w = 5, 7, 6`
 //!   (`t = a + b + c` has weight 3, `2a`, `2b`, `2c` weight 2, a lazy subtraction adds 4);
 //! * entering the partial rounds, `a` is normalised, then `A = 2a` and `s = a + b` normalise
 //!   (`w(a + b) = 1 + 7`), and `c + k` normalises;
-//! * partial round, from `w(A) = 1`, `w(s) <= 3`, `w(c) = 1`: `2c` has weight 2 (a
-//!   multiplication input, limit 4); `s' = 2A + z` has weight 3 and is never normalised;
-//!   `A' = 2s + s'` (weight at most 9) is normalised; `c' = (s + k) - z` is a normalising
-//!   subtraction of weight `3 + 1 + 4 = 8`;
-//! * the last partial round uses normalising operations only (inputs of weight at most 7),
-//!   and the permutation normalises its three outputs (weights 5, 7, 6) before returning.
+//! * partial round, from `w(A) = 1`, `w(s) <= 3`, `w(c) <= 2`: `c²` has weight 1 (a square
+//!   input of weight 2: `w²` = 4) and `2c` weight at most 4 (a multiplication input; the
+//!   product of the weights is at most 4, which every type's
+//!   [`MUL_WEIGHTS`](PackedFelt::MUL_WEIGHTS) allows); `s' = 2A + z` has weight 3 and is never
+//!   normalised; `A' = 2s + s'` (weight at most 9) is normalised; `c' = (s + k) - z` is a
+//!   [`sub_for_mul`](PackedFelt::sub_for_mul) from weights 4 and 1, which gives weight at most
+//!   2 (weight 1 for the SIMD lane types, whose `sub_for_mul` is the normalising `sub`; for the
+//!   scalar type the last step of the chain from one S-box to the next is then one borrow
+//!   chain, with the reduction of `s + k` beside it);
+//! * the last partial round takes `c` of weight at most 2 (`cube` squares it: `w² = 4`) and
+//!   uses normalising operations only (inputs of weight at most 7), and the permutation
+//!   normalises its three outputs (weights 5, 7, 6) before returning.
 //!
 //! [`PackedFelt::store`] makes values canonical.
 
@@ -84,11 +91,11 @@ fn full_round<P: PackedFelt>(a: P, b: P, c: P, k: &[P::Constant]) -> (P, P, P) {
 /// square → mul → sub.
 #[inline(always)]
 fn partial_round<P: PackedFelt>(big_a: P, s: P, c: P, k: &P::Constant) -> (P, P, P) {
-    // w(big_a) = 1, w(s) <= 3, w(c) = 1 in; the same out (module docs).
+    // w(big_a) = 1, w(s) <= 3, w(c) <= 2 in; the same out (module docs).
     let z = c.square().mul(c.double_lazy());
     let s_next = big_a.double_lazy().add_lazy(z);
     let a_next = s.double_lazy().add_lazy(s_next).normalize();
-    (a_next, s_next, s.add_constant_lazy(k).sub(z))
+    (a_next, s_next, s.add_constant_lazy(k).sub_for_mul(z))
 }
 
 /// The last partial round, from `(A = 2a, s = a + b, c)` back to `(a, b, c)` without halving:
@@ -106,6 +113,8 @@ fn last_partial_round<P: PackedFelt>(big_a: P, s: P, c: P) -> (P, P, P) {
 /// (`rc[i] = P::prepare(COMPRESSED_ROUND_CONSTANTS[i])`).
 #[inline(always)]
 pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) {
+    // The largest product of multiplication input weights used here (module docs).
+    const { assert!(P::MUL_WEIGHTS >= 4) };
     let [mut a, mut b, mut c] = *state;
     let (first, rest) = rc.split_at(12);
     let (partial, last) = rest.split_at(83);
