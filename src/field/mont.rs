@@ -163,33 +163,30 @@ pub(crate) const fn neg(a: [u64; 4]) -> [u64; 4] {
     sub([0; 4], a)
 }
 
-/// The first three reduction steps shared by [`reduce`] and [`reduce_partial`]: `m_0, m_1, m_2`
-/// come from the low three limbs alone (their carries collapse to "some lower limb is
-/// non-zero"), so the three products `m_i·P3` are independent. Returns
-/// `s = [s3, r4, r5, r6, r7] = (t + (m0 + m1·2^64 + m2·2^128)·p) / 2^192` (below 2^320 for the
-/// callers' inputs).
+/// The first three reduction steps shared by [`reduce`] and [`reduce_partial`], done as one:
+/// as `p ≡ 1 (mod 2^192)`, `−p⁻¹ ≡ −1 (mod 2^192)`, so the three Montgomery steps add `M·p`
+/// with `M = −(t_0 + t_1·2^64 + t_2·2^128) mod 2^192`. `M` is one borrow chain from the low
+/// limbs; adding `M` clears them with a carry `z` (1 exactly when they are not all zero), which
+/// is the chain's final borrow; what remains is `M·P3·2^192`, three products. Returns
+/// `s = [s3, r4, r5, r6, r7] = (t + M·p) / 2^192` (below 2^320 for the callers' inputs).
 #[inline(always)]
 const fn reduce_three_steps(t: [u64; 8]) -> (u64, [u64; 4]) {
     let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
-    let o1 = t0 | t1;
-    let z0 = (t0 != 0) as u64;
-    let z1 = (o1 != 0) as u64;
-    let z2 = ((o1 | t2) != 0) as u64;
-    let m0 = t0.wrapping_neg();
-    let m1 = t1.wrapping_add(z0).wrapping_neg();
-    let m2 = t2.wrapping_add(z1).wrapping_neg();
+    let (m0, b) = sbb(0, t0, 0);
+    let (m1, b) = sbb(0, t1, b);
+    let (m2, z) = sbb(0, t2, b);
+    // M·P3 in four limbs (below 2^252).
     let (l0, h0) = mac(0, m0, P3, 0);
-    let (s3, k) = adc(t3, l0, z2);
     let (l1, h1) = mac(0, m1, P3, 0);
     let (l2, h2) = mac(0, m2, P3, 0);
-    let (r4, c) = adc(t4, h0, k);
-    let (r5, c) = adc(t5, h1, c);
-    let (r6, c) = adc(t6, h2, c);
+    let (q1, c) = adc(h0, l1, 0);
+    let (q2, c) = adc(h1, l2, c);
+    let q3 = h2.wrapping_add(c);
+    let (s3, c) = adc(t3, l0, z);
+    let (r4, c) = adc(t4, q1, c);
+    let (r5, c) = adc(t5, q2, c);
+    let (r6, c) = adc(t6, q3, c);
     let (r7, _) = adc(t7, 0, c);
-    let (r4, c) = adc(r4, l1, 0);
-    let (r5, c) = adc(r5, l2, c);
-    let (r6, c) = adc(r6, 0, c);
-    let (r7, _) = adc(r7, 0, c);
     (s3, [r4, r5, r6, r7])
 }
 
