@@ -36,7 +36,7 @@
 //! `crate::field::mont` (`adc`, `sbb`, `mac`), the form LLVM turns into clean `adc` / `sbb`
 //! chains.
 
-use crate::field::mont::{adc, mac, reduce_partial, sbb};
+use crate::field::mont::{adc, mul_wide, reduce_partial, sbb, square_wide};
 use crate::field::{Felt, PackedFelt};
 
 /// p's top limb, 2^59 + 17 (the other limbs are 1, 0, 0).
@@ -179,54 +179,11 @@ impl PackedFelt for Lazy {
     }
     #[inline(always)]
     fn mul(self, rhs: Lazy) -> Lazy {
-        let (a, b) = (self.0, rhs.0);
-        let (r0, c) = mac(0, a[0], b[0], 0);
-        let (r1, c) = mac(0, a[0], b[1], c);
-        let (r2, c) = mac(0, a[0], b[2], c);
-        let (r3, r4) = mac(0, a[0], b[3], c);
-
-        let (r1, c) = mac(r1, a[1], b[0], 0);
-        let (r2, c) = mac(r2, a[1], b[1], c);
-        let (r3, c) = mac(r3, a[1], b[2], c);
-        let (r4, r5) = mac(r4, a[1], b[3], c);
-
-        let (r2, c) = mac(r2, a[2], b[0], 0);
-        let (r3, c) = mac(r3, a[2], b[1], c);
-        let (r4, c) = mac(r4, a[2], b[2], c);
-        let (r5, r6) = mac(r5, a[2], b[3], c);
-
-        let (r3, c) = mac(r3, a[3], b[0], 0);
-        let (r4, c) = mac(r4, a[3], b[1], c);
-        let (r5, c) = mac(r5, a[3], b[2], c);
-        let (r6, r7) = mac(r6, a[3], b[3], c);
-        Lazy(reduce_partial([r0, r1, r2, r3, r4, r5, r6, r7]))
+        Lazy(reduce_partial(mul_wide(self.0, rhs.0)))
     }
     #[inline(always)]
     fn square(self) -> Lazy {
-        let a = self.0;
-        // Cross products a_i·a_j, i < j, then doubled, then the diagonal added.
-        let (r1, c) = mac(0, a[0], a[1], 0);
-        let (r2, c) = mac(0, a[0], a[2], c);
-        let (r3, r4) = mac(0, a[0], a[3], c);
-        let (r3, c) = mac(r3, a[1], a[2], 0);
-        let (r4, r5) = mac(r4, a[1], a[3], c);
-        let (r5, r6) = mac(r5, a[2], a[3], 0);
-        let r7 = r6 >> 63;
-        let r6 = (r6 << 1) | (r5 >> 63);
-        let r5 = (r5 << 1) | (r4 >> 63);
-        let r4 = (r4 << 1) | (r3 >> 63);
-        let r3 = (r3 << 1) | (r2 >> 63);
-        let r2 = (r2 << 1) | (r1 >> 63);
-        let r1 = r1 << 1;
-        let (r0, c) = mac(0, a[0], a[0], 0);
-        let (r1, c) = adc(r1, c, 0);
-        let (r2, c2) = mac(r2, a[1], a[1], c);
-        let (r3, c) = adc(r3, c2, 0);
-        let (r4, c2) = mac(r4, a[2], a[2], c);
-        let (r5, c) = adc(r5, c2, 0);
-        let (r6, c2) = mac(r6, a[3], a[3], c);
-        let r7 = r7.wrapping_add(c2);
-        Lazy(reduce_partial([r0, r1, r2, r3, r4, r5, r6, r7]))
+        Lazy(reduce_partial(square_wide(self.0)))
     }
 }
 
