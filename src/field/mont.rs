@@ -195,13 +195,9 @@ const fn reduce_three_steps(t: [u64; 8]) -> (u64, [u64; 4]) {
 /// canonical.
 ///
 /// The four Montgomery steps add `m_i·p·2^(64i)` with `m_i = −(limb i) mod 2^64`. As
-/// `p = 1 + P3·2^192`, step `i` adds `m_i` to limb `i` (clearing it, with carry
-/// `z_i = [limb i != 0]`) and `m_i·P3` to limbs `i+3, i+4`. For `i <= 2` the limb `i` has
-/// only received the previous carry, so `m_i = −(t_i + z_(i−1))` and the carries collapse to
-/// `z_i = [t_0 | … | t_i != 0]` (if `t_i + z_(i−1)` wraps to 0, `m_i = 0` and the carry is
-/// still 1). Limb 3 has also received `lo(m_0·P3)`: with `s = t_3 + lo(m_0·P3) + z_2` (a
-/// 65-bit value), `m_3 = −s mod 2^64` and the carry out is `⌈s / 2^64⌉ ∈ {0, 1, 2}`. What is
-/// left is two short carry chains adding the `hi` and `lo` halves of `m_i·P3` to limbs 4..7.
+/// `p = 1 + P3·2^192`, the first three together add `M·p` with `M = −(t_0..t_2) mod 2^192`
+/// ([`reduce_three_steps`]), leaving five limbs `s3, r4..r7`. Step 3 takes `m_3 = −s3` and is
+/// fused with the final conditional subtraction (below).
 #[inline(always)]
 const fn reduce(t: [u64; 8]) -> [u64; 4] {
     let (s3, [r4, r5, r6, r7]) = reduce_three_steps(t);
@@ -224,10 +220,8 @@ const fn reduce(t: [u64; 8]) -> [u64; 4] {
 /// `u < t/2^256 + p`. For a product of two values below 2p (`t < 4p²`) that is
 /// `u < 4p²/2^256 + p < 1.13·p`: below 2p, not necessarily canonical.
 ///
-/// The same steps as [`reduce`]: `m_0, m_1, m_2` come from the low three limbs alone (their
-/// carries collapse to "some lower limb is non-zero"), so their three products `m_i·P3` are
-/// independent; only `m_3` waits for `lo(m_0·P3)`. The fourth step ends with a plain carry chain
-/// instead of the fused subtraction. Intermediate values fit: after three steps the value is
+/// The same steps as [`reduce`] ([`reduce_three_steps`], then `m_3 = −s3`); the fourth step
+/// ends with a plain carry chain instead of the fused subtraction. Intermediate values fit: after three steps the value is
 /// below `t/2^192 + p·2^64 < 2^320` (five limbs `s3, r4..r7`).
 #[inline(always)]
 pub(crate) const fn reduce_partial(t: [u64; 8]) -> [u64; 4] {

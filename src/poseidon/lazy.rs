@@ -27,10 +27,10 @@
 //!   [`MUL_WEIGHTS`](PackedFelt::MUL_WEIGHTS) is 7 (the lane types allow 16; the Hades
 //!   permutation needs 4). The final conditional subtraction that a canonical product needs
 //!   is skipped: the product is reduced by `crate::field::mont::reduce_partial`, which uses
-//!   p's special form (limbs `[1, 0, 0, P3]`, `-p⁻¹ ≡ -1 mod 2^64`: step `i` takes `m = -t_i`,
-//!   which clears limb `i` with a carry of `(t_i ≠ 0)`, and adds the one product `m·P3` at
-//!   limb `i + 3`) with the first three steps' products independent of each other; its
-//!   precondition `t < 4p·2^256` holds as `28p² < 4p·2^256`.
+//!   p's special form (limbs `[1, 0, 0, P3]` and `-p⁻¹ ≡ -1 mod 2^192`: the first three steps
+//!   add `M·p` with `M` the negation of the low three limbs, one borrow chain, and `M·P3` is
+//!   three independent products); its precondition `t < 4p·2^256` holds as
+//!   `28p² < 4p·2^256`.
 //!
 //! All steps are branch-free. Carries are passed as `u64` through the shared helpers of
 //! `crate::field::mont` (`adc`, `sbb`, `mac`), the form LLVM turns into clean `adc` / `sbb`
@@ -81,11 +81,7 @@ fn fold(s: [u64; 4]) -> [u64; 4] {
     let k = 1u64.wrapping_sub(s[3] >> 59);
     let m = ((k as i64) >> 63) as u64;
     let k3 = k.wrapping_mul(P3).wrapping_add(m);
-    let (r0, c) = adc(s[0], k, 0);
-    let (r1, c) = adc(s[1], m, c);
-    let (r2, c) = adc(s[2], m, c);
-    let (r3, _) = adc(s[3], k3, c);
-    [r0, r1, r2, r3]
+    add4(s, [k, m, m, k3])
 }
 
 /// `a + b` modulo 2^256 (the callers' sums stay below 2^256: module docs).
