@@ -309,31 +309,46 @@ pub(crate) const fn mul_wide(a: [u64; 4], b: [u64; 4]) -> [u64; 8] {
     [r0, r1, r2, r3, r4, r5, r6, r7]
 }
 
-/// The eight-limb square `a²`: the six cross products `a_i·a_j` (`i < j`) once, doubled, plus
-/// the four diagonal squares.
+/// The eight-limb square `a²` of a value below 2^255: the six cross products `a_i·a_j`
+/// (`i < j`) once, doubled, plus the four diagonal squares.
+///
+/// Only the three cross products without `a_3` are doubled by shifting (a four-limb value:
+/// LLVM emits `shld`, about two cycles of throughput each on AMD Zen 3); the other three take
+/// `2·a_3` as their factor, which fits in a limb because `a < 2^255`. (Shifting all six
+/// products measured 1.5 % slower for `poseidon_hash`.)
 #[inline(always)]
 pub(crate) const fn square_wide(a: [u64; 4]) -> [u64; 8] {
-    let (r1, c) = mac(0, a[0], a[1], 0);
-    let (r2, c) = mac(0, a[0], a[2], c);
-    let (r3, r4) = mac(0, a[0], a[3], c);
-    let (r3, c) = mac(r3, a[1], a[2], 0);
-    let (r4, r5) = mac(r4, a[1], a[3], c);
-    let (r5, r6) = mac(r5, a[2], a[3], 0);
-    let r7 = r6 >> 63;
-    let r6 = (r6 << 1) | (r5 >> 63);
-    let r5 = (r5 << 1) | (r4 >> 63);
-    let r4 = (r4 << 1) | (r3 >> 63);
-    let r3 = (r3 << 1) | (r2 >> 63);
-    let r2 = (r2 << 1) | (r1 >> 63);
-    let r1 = r1 << 1;
-    let (r0, c) = mac(0, a[0], a[0], 0);
-    let (r1, c) = adc(r1, 0, c);
-    let (r2, c) = mac(r2, a[1], a[1], c);
-    let (r3, c) = adc(r3, 0, c);
-    let (r4, c) = mac(r4, a[2], a[2], c);
-    let (r5, c) = adc(r5, 0, c);
-    let (r6, c) = mac(r6, a[3], a[3], c);
-    let (r7, _) = adc(r7, 0, c);
+    // X = a0·a1·2^64 + a0·a2·2^128 + a1·a2·2^192, doubled.
+    let (x1, c) = mac(0, a[0], a[1], 0);
+    let (x2, x3) = mac(0, a[0], a[2], c);
+    let (x3, x4) = mac(x3, a[1], a[2], 0);
+    let x5 = x4 >> 63;
+    let x4 = (x4 << 1) | (x3 >> 63);
+    let x3 = (x3 << 1) | (x2 >> 63);
+    let x2 = (x2 << 1) | (x1 >> 63);
+    let x1 = x1 << 1;
+    // Y = (2·a3)·(a0 + a1·2^64 + a2·2^128)·2^192.
+    let d3 = a[3] << 1;
+    let (y3, c) = mac(0, a[0], d3, 0);
+    let (y4, c) = mac(0, a[1], d3, c);
+    let (y5, y6) = mac(0, a[2], d3, c);
+    // The diagonal.
+    let (r0, h0) = mac(0, a[0], a[0], 0);
+    let (l1, h1) = mac(0, a[1], a[1], 0);
+    let (l2, h2) = mac(0, a[2], a[2], 0);
+    let (l3, h3) = mac(0, a[3], a[3], 0);
+    let (r1, c) = adc(h0, x1, 0);
+    let (r2, c) = adc(l1, x2, c);
+    let (r3, c) = adc(h1, x3, c);
+    let (r4, c) = adc(l2, x4, c);
+    let (r5, c) = adc(h2, x5, c);
+    let (r6, c) = adc(l3, 0, c);
+    let r7 = h3.wrapping_add(c);
+    let (r3, c) = adc(r3, y3, 0);
+    let (r4, c) = adc(r4, y4, c);
+    let (r5, c) = adc(r5, y5, c);
+    let (r6, c) = adc(r6, y6, c);
+    let r7 = r7.wrapping_add(c);
     [r0, r1, r2, r3, r4, r5, r6, r7]
 }
 
