@@ -72,6 +72,9 @@ fn main() {
         eprintln!("ctgrind: not running under valgrind; use scripts/ct-check.sh");
         std::process::exit(2);
     }
+    // Where this `main` was loaded: scripts/ct-check.sh subtracts the symbol's address in the
+    // file to resolve each reported instruction with binutils' addr2line.
+    println!("ctgrind: main at {:#x}", main as fn() as usize);
     if std::env::args().nth(1).as_deref() == Some("--control") {
         // Negative control: a function that is documented variable time (verification, with
         // its width-5 NAF and table lookups) run on a marked value must be reported; if it is
