@@ -83,9 +83,8 @@ const fn select(a: [u64; 4], b: [u64; 4], choice: u64) -> [u64; 4] {
 
 /// Subtracts p if `a >= p`, without branching. Precondition: `a < 2p`.
 ///
-/// Part of this module's API for other arithmetic (SIMD lanes, lazy sums); the field
-/// operations here fold their conditional subtraction into their own carry chains.
-#[allow(dead_code)]
+/// For lazily reduced values (the scalar Poseidon type's store); the field operations here fold
+/// their conditional subtraction into their own carry chains.
 #[inline(always)]
 pub(crate) const fn reduce_once(a: [u64; 4]) -> [u64; 4] {
     let (d0, b) = sbb(a[0], P[0], 0);

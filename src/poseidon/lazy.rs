@@ -51,23 +51,6 @@ const P4: [u64; 4] = [4, 0, 0, 4 * P3];
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lazy(pub(crate) [u64; 4]);
 
-/// Subtracts `m` (2p or p) when `a >= m`. Precondition: `a < 2m`, so the result is `< m`.
-#[inline(always)]
-fn sub_if_ge(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
-    let (d0, b) = sbb(a[0], m[0], 0);
-    let (d1, b) = sbb(a[1], m[1], b);
-    let (d2, b) = sbb(a[2], m[2], b);
-    let (d3, b) = sbb(a[3], m[3], b);
-    // b: a < m, keep a.
-    let keep = 0u64.wrapping_sub(b);
-    [
-        (a[0] & keep) | (d0 & !keep),
-        (a[1] & keep) | (d1 & !keep),
-        (a[2] & keep) | (d2 & !keep),
-        (a[3] & keep) | (d3 & !keep),
-    ]
-}
-
 /// Any four-limb value `s` to a representative below 2p of the same residue, without a
 /// comparison: with `q = ⌊s / 2^251⌋ ≤ 31`, `r = s - (q - 1)·p`. Writing `s = q·2^251 + lo`,
 /// `r = lo + p - q·(17·2^192 + 1)`, so `r ≥ p - 31·(17·2^192 + 1) > 0` and
@@ -128,7 +111,8 @@ impl PackedFelt for Lazy {
     }
     #[inline(always)]
     fn store(self, dst: &mut [Felt]) {
-        dst[0] = Felt(sub_if_ge(self.0, crate::field::mont::P));
+        // Weight 1 (below 2p): one conditional subtraction of p.
+        dst[0] = Felt(crate::field::mont::reduce_once(self.0));
     }
     #[inline(always)]
     fn add(self, rhs: Lazy) -> Lazy {
