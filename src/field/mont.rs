@@ -220,8 +220,8 @@ const fn reduce(t: [u64; 8]) -> [u64; 4] {
 /// `u < 4p²/2^256 + p < 1.13·p`: below 2p, not necessarily canonical.
 ///
 /// The same steps as [`reduce`] ([`reduce_three_steps`], then `m_3 = −s3`); the fourth step
-/// ends with a plain carry chain instead of the fused subtraction. Intermediate values fit: after three steps the value is
-/// below `t/2^192 + p·2^64 < 2^320` (five limbs `s3, r4..r7`).
+/// ends with a plain carry chain instead of the fused subtraction. Intermediate values fit:
+/// after three steps the value is below `t/2^192 + p·2^64 < 2^320` (five limbs `s3, r4..r7`).
 #[inline(always)]
 pub(crate) const fn reduce_partial(t: [u64; 8]) -> [u64; 4] {
     let (s3, [r4, r5, r6, r7]) = reduce_three_steps(t);
@@ -317,6 +317,7 @@ pub(crate) const fn mul_wide(a: [u64; 4], b: [u64; 4]) -> [u64; 8] {
 /// products measured 1.5 % slower for `poseidon_hash`.)
 #[inline(always)]
 pub(crate) const fn square_wide(a: [u64; 4]) -> [u64; 8] {
+    debug_assert!(a[3] >> 63 == 0, "square_wide: input must be below 2^255");
     // X = a0·a1·2^64 + a0·a2·2^128 + a1·a2·2^192, doubled.
     let (x1, c) = mac(0, a[0], a[1], 0);
     let (x2, x3) = mac(0, a[0], a[2], c);
@@ -484,6 +485,14 @@ mod tests {
             let got = reduce_partial([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]]);
             prop_assert!(big(&got) < p_big() * 2u32);
             prop_assert_eq!(big(&got) % p_big(), (t * r_inv()) % p_big());
+        }
+
+        /// `square_wide` over its whole domain (below 2^255, limbs biased towards 0, 1 and
+        /// all ones, the top bit of the top limb cleared), against the full product.
+        #[test]
+        fn square_wide_equals_mul_wide(l in proptest::array::uniform4(limb())) {
+            let a = [l[0], l[1], l[2], l[3] >> 1];
+            prop_assert_eq!(square_wide(a), mul_wide(a, a));
         }
 
         #[test]
