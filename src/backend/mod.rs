@@ -301,14 +301,14 @@ impl Backend {
     }
 
     /// How many Poseidon permutations one batch step runs side by side: `avx512ifma` 8,
-    /// `avx2` 5 (its four SIMD lanes plus one scalar lane on the integer pipes, see
-    /// `docs/backends.md`), `neon` 4, `portable` 1. Batch sizes that are multiples of it leave
-    /// no lane idle.
+    /// `avx2` 8 (two sets of four SIMD lanes; a remainder of up to five runs as four SIMD
+    /// lanes plus one scalar lane on the integer pipes, see `docs/backends.md`), `neon` 4,
+    /// `portable` 1. Batch sizes that are multiples of it leave no lane idle.
     pub const fn poseidon_lanes(&self) -> usize {
         match self.0 {
             Kind::Portable => 1,
             #[cfg(target_arch = "x86_64")]
-            Kind::Avx2 => 5,
+            Kind::Avx2 => 8,
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512Ifma => 8,
             #[cfg(target_arch = "aarch64")]
