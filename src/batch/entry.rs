@@ -479,32 +479,20 @@ pub(crate) mod scalar {
         type Hash1 = unsafe fn(&[Felt], &mut [Felt]);
         type States = unsafe fn(&mut [[Felt; 3]]);
         type Many = unsafe fn(&[&[Felt]], &mut [Felt]);
-        let kernels: [(&str, Hash2, Cols, Hash1, States, Many); 3] = [
-            (
-                "avx2_mixed",
-                super::avx2_mixed::hash2,
-                super::avx2_mixed::hash2_columns,
-                super::avx2_mixed::hash1,
-                super::avx2_mixed::permute_states,
-                super::avx2_mixed::hash_many,
-            ),
-            (
-                "avx2_twin",
-                super::avx2_twin::hash2,
-                super::avx2_twin::hash2_columns,
-                super::avx2_twin::hash1,
-                super::avx2_twin::permute_states,
-                super::avx2_twin::hash_many,
-            ),
-            (
-                "avx2",
-                super::avx2::hash2,
-                super::avx2::hash2_columns,
-                super::avx2::hash1,
-                super::avx2::permute_states,
-                super::avx2::hash_many,
-            ),
-        ];
+        // The entry points of one module, as a row of function pointers.
+        macro_rules! kernel {
+            ($m:ident) => {
+                (
+                    stringify!($m),
+                    super::$m::hash2 as Hash2,
+                    super::$m::hash2_columns as Cols,
+                    super::$m::hash1 as Hash1,
+                    super::$m::permute_states as States,
+                    super::$m::hash_many as Many,
+                )
+            };
+        }
+        let kernels = [kernel!(avx2_mixed), kernel!(avx2_twin), kernel!(avx2)];
         for (name, hash2, cols, hash1, states, many) in kernels {
             for n in 0..=xs.len() {
                 let mut out = vec![Felt::ZERO; n];
