@@ -10,19 +10,22 @@ use crate::poseidon::constants::{COMPRESSED_ROUND_CONSTANTS, N_CONSTANTS};
 /// The round constants and small constants in the 9×28-bit form, built at compile time
 /// (shared by every lane type: the prepared form does not depend on the instruction set).
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-pub(crate) static PACKED: Prepared<PackedConstant> = Prepared {
-    rc: {
-        let mut rc = [prepare_const(Felt::ZERO); N_CONSTANTS];
-        let mut i = 0;
-        while i < N_CONSTANTS {
-            rc[i] = prepare_const(COMPRESSED_ROUND_CONSTANTS[i]);
-            i += 1;
-        }
-        rc
-    },
-    one: prepare_const(Felt::ONE),
-    two: prepare_const(Felt::TWO),
-};
+pub(crate) static PACKED: Prepared<PackedConstant> = packed_constants();
+
+/// Builds [`PACKED`] (also the source of the AVX2 eight-lane type's table, `TWIN`).
+const fn packed_constants() -> Prepared<PackedConstant> {
+    let mut rc = [prepare_const(Felt::ZERO); N_CONSTANTS];
+    let mut i = 0;
+    while i < N_CONSTANTS {
+        rc[i] = prepare_const(COMPRESSED_ROUND_CONSTANTS[i]);
+        i += 1;
+    }
+    Prepared {
+        rc,
+        one: prepare_const(Felt::ONE),
+        two: prepare_const(Felt::TWO),
+    }
+}
 
 macro_rules! entry_points {
     ($(#[$attr:meta])* $name:ident, $packed:ty, $prep:path) => {
@@ -138,27 +141,27 @@ entry_points!(
     >,
     super::MIXED
 );
-/// The constants of the two-register AVX2 lane type: the 9×28-bit form, once per half.
+/// The constants of the two-register AVX2 lane type: [`PACKED`]'s table, once per half.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static TWIN: Prepared<(PackedConstant, PackedConstant)> = Prepared {
-    rc: {
-        let mut rc = [(prepare_const(Felt::ZERO), prepare_const(Felt::ZERO)); N_CONSTANTS];
-        let mut i = 0;
-        while i < N_CONSTANTS {
-            let c = prepare_const(COMPRESSED_ROUND_CONSTANTS[i]);
-            rc[i] = (c, c);
-            i += 1;
-        }
-        rc
-    },
-    one: (prepare_const(Felt::ONE), prepare_const(Felt::ONE)),
-    two: (prepare_const(Felt::TWO), prepare_const(Felt::TWO)),
+pub(crate) static TWIN: Prepared<(PackedConstant, PackedConstant)> = {
+    let p = packed_constants();
+    let mut rc = [(p.one, p.one); N_CONSTANTS];
+    let mut i = 0;
+    while i < N_CONSTANTS {
+        rc[i] = (p.rc[i], p.rc[i]);
+        i += 1;
+    }
+    Prepared {
+        rc,
+        one: (p.one, p.one),
+        two: (p.two, p.two),
+    }
 };
 // Two independent sets of four AVX2 lanes in lock-step: eight hashes per permutation. One set
-// alone leaves the vector pipes idle while a multiplication's carry chain (about 40 cycles per
-// product) completes; the second set's instructions fill those gaps. Poseidon on 1024 and
-// 65536 inputs: 6-7 % faster than four AVX2 lanes plus one scalar lane (`avx2_mixed`), which
-// in turn beat four lanes alone (docs/benchmarks.md, session 11).
+// alone leaves the vector pipes idle while a multiplication's carry chain (two dependent
+// operations per column, 18 columns) completes; the second set's instructions fill those gaps.
+// Poseidon on 1024 and 65536 inputs: about 6 % faster than four AVX2 lanes plus one scalar
+// lane (`avx2_mixed`), which in turn beat four lanes alone (docs/benchmarks.md, session 11).
 #[cfg(target_arch = "x86_64")]
 entry_points!(
     #[target_feature(enable = "avx2,bmi2")]
