@@ -14,14 +14,15 @@
 //! Starting from `δ = 1/2`, `f = M` (odd), `g = x` with `0 <= x < M < 2^256`, 590 divsteps
 //! always reach `g = 0` and `f = ±gcd(M, x)` (the bound of the write-up, section "Bounds on the
 //! number of divsteps", computed with the safegcd-bounds convex-hull method for 256-bit
-//! inputs). We run exactly 10 batches of 60 = 600 divsteps, whatever the input (extra
-//! divsteps after `g = 0` leave `f` and `d` unchanged).
+//! inputs). We run exactly 10 batches of 59 = 590 divsteps, whatever the input (extra
+//! divsteps after `g = 0` leave `f` and `d` unchanged); libsecp256k1's `modinv64` runs the
+//! same 10 × 59 for its 256-bit moduli. (Until session 12: 10 × 60 = 600.)
 //!
-//! Each batch only looks at the low 62 bits of `f` and `g`. It runs two rounds of 30 divsteps
-//! whose 2×2 transition matrices have entries below 2^30, so each matrix row fits in one
-//! 64-bit word as two 32-bit fields (see `divsteps_30_packed`); their product, scaled by 4,
-//! is `T = [[u, v], [q, r]]` with `2^62·(f', g') = T·(f, g)` and `|u| + |v| <= 2^62`,
-//! `|q| + |r| <= 2^62` (each divstep at most doubles a row sum). The matrix is then applied to
+//! Each batch only looks at the low 62 bits of `f` and `g`. It runs two rounds, of 30 and of
+//! 29 divsteps, whose 2×2 transition matrices have entries below 2^30, so each matrix row
+//! fits in one 64-bit word as two 32-bit fields (see `divsteps_packed`); their product,
+//! scaled by 8, is `T = [[u, v], [q, r]]` with `2^62·(f', g') = T·(f, g)` and
+//! `|u| + |v| <= 2^62`, `|q| + |r| <= 2^62` (each divstep at most doubles a row sum). The matrix is then applied to
 //! the full-width `(f, g)` (an exact division by 2^62) and to `(d, e)` modulo M.
 //!
 //! `d` and `e` track `d·x ≡ c·f` and `e·x ≡ c·g (mod M)` (starting at `d = 0`, `e = c`), so when
@@ -44,8 +45,8 @@
 /// Mask of the low 62 bits.
 const M62: u64 = u64::MAX >> 2;
 
-/// Number of batches of 60 divsteps: 10 · 60 = 600 >= 590 divsteps, enough for any modulus
-/// below 2^256.
+/// Number of batches of 59 divsteps: 10 · 59 = 590 divsteps, enough for any modulus below
+/// 2^256 (module docs).
 const BATCHES: usize = 10;
 
 /// A 256-bit odd modulus prepared for safegcd inversion.
@@ -138,22 +139,24 @@ struct Trans {
     r: i64,
 }
 
-/// 30 divsteps in constant time with each matrix row packed in one word.
+/// `N <= 30` divsteps in constant time with each matrix row packed in one word.
 ///
 /// The f-row `(u, v)` is held as `u + v·2^32` and the g-row `(q, r)` as `q + r·2^32` (as
 /// wrapping 64-bit integers): the divstep only adds, negates, swaps and doubles whole rows,
 /// which are linear, so the packed words stay exact while `|u|, |v|, |q|, |r| < 2^31`; after
-/// 30 steps every row sum is at most 2^30. The swap case takes the old g-row and g (a masked
-/// select) instead of adding the updated g-row back, which keeps f off the g dependency chain.
+/// `N <= 30` steps every row sum is at most 2^30. The swap case takes the old g-row and g (a
+/// masked select) instead of adding the updated g-row back, which keeps f off the g dependency
+/// chain.
 ///
-/// Returns the new zeta and `T` with `2^30·(f_30, g_30) = T·(f_0, g_0)`.
+/// Returns the new zeta and `T` with `2^N·(f_N, g_N) = T·(f_0, g_0)`.
 #[inline(always)]
-fn divsteps_30_packed(mut zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
+fn divsteps_packed<const N: usize>(mut zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
+    const { assert!(N <= 30) };
     let (mut f, mut g) = (f0, g0);
     let mut fr: u64 = 1; // u = 1, v = 0
     let mut gr: u64 = 1 << 32; // q = 0, r = 1
-                               // One divstep; the loop below runs it 6 × 5 times (unrolled by 5 so the compiler can
-                               // rename registers instead of copying them).
+                               // One divstep. The loops below run it in groups of five (so that the compiler renames
+                               // registers instead of copying them), then the remaining `N mod 5` one by one.
     macro_rules! step {
         () => {{
             let c1 = (zeta >> 63) as u64; // δ > 0
@@ -173,11 +176,15 @@ fn divsteps_30_packed(mut zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
         }};
     }
     let mut i = 0;
-    while i < 6 {
+    while i + 5 <= N {
         step!();
         step!();
         step!();
         step!();
+        step!();
+        i += 5;
+    }
+    while i < N {
         step!();
         i += 1;
     }
@@ -190,12 +197,13 @@ fn divsteps_30_packed(mut zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
     (zeta, Trans { u, v, q, r })
 }
 
-/// 60 divsteps in constant time: two packed rounds of 30, the second on the low bits of
+/// 59 divsteps in constant time: a packed round of 30, then one of 29 on the low bits of
 /// `(f_30, g_30) = T_1·(f, g) / 2^30` (exact in the 32 bits above bit 30 of the 62 known), and
-/// the product matrix `T_2·T_1` (entries below 2^60) scaled by 4 to the common 2^62 scale.
+/// the product matrix `T_2·T_1` (`2^59·(f_59, g_59) = T_2·T_1·(f, g)`, row sums at most 2^59)
+/// scaled by 8 to the common 2^62 scale.
 #[inline(always)]
-fn divsteps_60(zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
-    let (zeta, t1) = divsteps_30_packed(zeta, f0, g0);
+fn divsteps_59(zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
+    let (zeta, t1) = divsteps_packed::<30>(zeta, f0, g0);
     let f1 = (t1.u as u64)
         .wrapping_mul(f0)
         .wrapping_add((t1.v as u64).wrapping_mul(g0))
@@ -204,12 +212,12 @@ fn divsteps_60(zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
         .wrapping_mul(f0)
         .wrapping_add((t1.r as u64).wrapping_mul(g0))
         >> 30;
-    let (zeta, t2) = divsteps_30_packed(zeta, f1, g1);
+    let (zeta, t2) = divsteps_packed::<29>(zeta, f1, g1);
     let t = Trans {
-        u: (t2.u * t1.u + t2.v * t1.q) << 2,
-        v: (t2.u * t1.v + t2.v * t1.r) << 2,
-        q: (t2.q * t1.u + t2.r * t1.q) << 2,
-        r: (t2.q * t1.v + t2.r * t1.r) << 2,
+        u: (t2.u * t1.u + t2.v * t1.q) << 3,
+        v: (t2.u * t1.v + t2.v * t1.r) << 3,
+        q: (t2.q * t1.u + t2.r * t1.q) << 3,
+        r: (t2.q * t1.v + t2.r * t1.r) << 3,
     };
     (zeta, t)
 }
@@ -319,7 +327,7 @@ pub(crate) fn invert_scaled_with(x: &[u64; 4], c: &[u64; 4], m: &Modulus) -> [u6
     let mut e = to_signed62(c);
     let mut i = 0;
     while i < BATCHES {
-        let (z, t) = divsteps_60(zeta, f[0] as u64, g[0] as u64);
+        let (z, t) = divsteps_59(zeta, f[0] as u64, g[0] as u64);
         zeta = z;
         update_fg(&mut f, &mut g, t);
         update_de(&mut d, &mut e, t, m);
