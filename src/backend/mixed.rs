@@ -21,6 +21,7 @@ impl<V: PackedFelt, S: PackedFelt> PackedFelt for Mixed<V, S> {
     } else {
         S::MUL_WEIGHTS
     };
+    const ROLLED_FULL_ROUNDS: bool = V::ROLLED_FULL_ROUNDS || S::ROLLED_FULL_ROUNDS;
     type Constant = (V::Constant, S::Constant);
 
     #[inline(always)]

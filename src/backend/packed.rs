@@ -759,6 +759,7 @@ impl<V: Lane> Packed<V> {
 
 impl<V: Lane> PackedFelt for Packed<V> {
     const LANES: usize = 4;
+    const ROLLED_FULL_ROUNDS: bool = true;
     type Constant = PackedConstant;
 
     #[inline(always)]

@@ -53,6 +53,14 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
     /// (module docs). Generic code that multiplies lazy values checks this at compile time.
     const MUL_WEIGHTS: u32 = MUL_WEIGHT * MUL_WEIGHT;
 
+    /// Whether permutations should run the three S-boxes of a full round as a rolled loop
+    /// rather than straight-line code. Straight-line code gives the out-of-order core the most
+    /// independent work, but for the SIMD lane types a full round is then thousands of
+    /// instructions (six products of about 300), too many for the decoded-instruction cache,
+    /// and the front end becomes the bottleneck (docs/backends.md, "Full rounds"). Default:
+    /// `false`.
+    const ROLLED_FULL_ROUNDS: bool = false;
+
     /// A constant prepared once for this representation (for example, converted to the lane
     /// type's own Montgomery radix) and broadcast to every lane on use.
     type Constant: Copy + Send + Sync + 'static;
