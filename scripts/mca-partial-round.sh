@@ -30,8 +30,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 objdump -d --no-show-raw-insn -C "$bin" >"$work/all.s"
 
-# The partial-round loop: inside `avx2_twin::hash2`, the backward jump whose body holds between
-# 1000 and 3000 instructions (a full round is about three times as long, the rest is short).
+# The partial-round loop: inside `avx2_twin::hash2`, a backward jump whose body holds between
+# 1000 and 3000 instructions, among them the four products of a round (252 `vpmuludq`). The
+# rolled full rounds have such a loop too (one S-box per iteration), nested in the loop over
+# the rounds; the partial-round loop is the one neither nested in nor containing another.
 python3 - "$work/all.s" "$work/loop.s" <<'EOF'
 import re, sys
 from collections import Counter
@@ -45,13 +47,17 @@ for l in lines[start + 1:]:
     m = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*(.*)", l)
     if m:
         insns.append((int(m.group(1), 16), m.group(2), m.group(3)))
-loops = []
+cands = []
 for addr, op, args in insns:
     t = re.match(r"([0-9a-f]+)", args)
     if op.startswith("j") and t and int(t.group(1), 16) < addr:
-        body = [x for x in insns if int(t.group(1), 16) <= x[0] < addr]
-        if 1000 <= len(body) <= 3000:
-            loops.append(body)
+        lo = int(t.group(1), 16)
+        body = [x for x in insns if lo <= x[0] < addr]
+        if 1000 <= len(body) <= 3000 and sum(1 for x in body if x[1] == "vpmuludq") == 252:
+            cands.append((lo, addr, body))
+def overlaps(a, b):
+    return a is not b and a[0] <= b[1] and b[0] <= a[1]
+loops = [c[2] for c in cands if not any(overlaps(c, d) for d in cands)]
 if len(loops) != 1:
     sys.exit(f"expected one partial-round loop, found {len(loops)}")
 body = loops[0]

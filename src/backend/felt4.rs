@@ -106,6 +106,10 @@ impl<S: PackedFelt<Constant = Felt>> PackedFelt for X4<S> {
         self.zip(rhs, S::sub_lazy)
     }
     #[inline(always)]
+    fn sub_lazy_normal(self, rhs: Self) -> Self {
+        self.zip(rhs, S::sub_lazy_normal)
+    }
+    #[inline(always)]
     fn sub_for_mul(self, rhs: Self) -> Self {
         self.zip(rhs, S::sub_for_mul)
     }

@@ -127,6 +127,13 @@ impl<V: PackedFelt, S: PackedFelt> PackedFelt for Mixed<V, S> {
         }
     }
     #[inline(always)]
+    fn sub_lazy_normal(self, rhs: Self) -> Self {
+        Mixed {
+            v: self.v.sub_lazy_normal(rhs.v),
+            s: self.s.sub_lazy_normal(rhs.s),
+        }
+    }
+    #[inline(always)]
     fn sub_for_mul(self, rhs: Self) -> Self {
         Mixed {
             v: self.v.sub_for_mul(rhs.v),

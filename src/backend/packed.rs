@@ -40,7 +40,9 @@
 //! `add_lazy` adds limbs, `double_lazy` shifts them, `add_constant_lazy` adds the canonical
 //! limbs of the constant (each below `B`), and `sub_lazy(a, b)` computes `a + K - b` where
 //! `K ≡ 0 (mod p)` is a redundant form of `8p` with every limb in `[2B, 4B)`: for `w(b) <= 2`
-//! no lane goes negative and the result has weight `w(a) + 4`. `normalize` adds `F` and runs
+//! no lane goes negative and the result has weight `w(a) + 4`; `sub_lazy_normal(a, b)` adds
+//! `K1`, a redundant form of `4p` with every limb in `[B, 2B)`, instead, which covers a
+//! subtrahend of weight 1 and gives weight `w(a) + 2`. `normalize` adds `F` and runs
 //! the normalisation above; the ordinary `add`, `sub`, `double`, `add_constant` are their lazy
 //! counterparts followed by `normalize`. Checked at compile time below:
 //! * normalisation input: for weight 10, `10·B + F_i < 2^32` for every limb (carries at most
@@ -165,6 +167,9 @@ const F: [u64; 9] = [
 /// `4·LIMB_BOUND`, checked below): what subtraction adds so that `a + K - b` has no negative
 /// limb for a subtrahend of weight 2.
 const K: [u64; 9] = redundant_multiple_of_p(8, 2 * LIMB_BOUND);
+/// `K1 ≡ 0 (mod p)` (it is `4p`) with every limb in `[LIMB_BOUND, 2·LIMB_BOUND)` (checked
+/// below): what `sub_lazy_normal` adds, enough for a subtrahend of weight 1.
+const K1: [u64; 9] = redundant_multiple_of_p(4, LIMB_BOUND);
 /// [`K`] plus [`F`]: what the normalising subtraction adds.
 const K_PLUS_F: [u64; 9] = add_limbs(K, F);
 
@@ -210,6 +215,8 @@ const _: () = {
     while i < 9 {
         // K: subtrahends of weight 2 never make a lane negative; K counts as weight 4.
         assert!(K[i] >= 2 * b && K[i] < 4 * b);
+        // K1: subtrahends of weight 1 never make a lane negative; K1 counts as weight 2.
+        assert!(K1[i] >= b && K1[i] < 2 * b);
         // normalize: weight nw plus F keeps every limb below 2^32.
         assert!(nw * b + F[i] < 1 << 32);
         // sub: a minuend of weight nw - 4 plus K + F likewise.
@@ -835,6 +842,14 @@ impl<V: Lane> PackedFelt for Packed<V> {
         Packed(s)
     }
     #[inline(always)]
+    fn sub_lazy_normal(self, rhs: Self) -> Self {
+        let mut s = self.0;
+        for i in 0..9 {
+            s[i] = s[i].add(V::splat(K1[i])).sub(rhs.0[i]);
+        }
+        Packed(s)
+    }
+    #[inline(always)]
     fn normalize(self) -> Self {
         let mut s = self.0;
         for i in 0..9 {
@@ -1104,6 +1119,14 @@ mod tests {
                     assert_eq!(store(r), core::array::from_fn(|i| va[i] - vb[i]));
                 }
             }
+            if wa + 2 <= nw {
+                for b in [zero, extreme::<V>(1)] {
+                    let vb = value(&b);
+                    let r = a.sub_lazy_normal(b);
+                    check_weight(&r, wa + 2);
+                    assert_eq!(value(&r), core::array::from_fn(|i| va[i] - vb[i]));
+                }
+            }
             if wa <= mw {
                 for wb in 1..=mw {
                     let b = extreme::<V>(wb);
@@ -1139,7 +1162,7 @@ mod tests {
                 let d = (rng.next() % 4) as usize;
                 let (a, b, fa, fb, wa, wb) = (ps[i], ps[j], xs[i], xs[j], ws[i], ws[j]);
                 let c = (rng.next() % 4) as usize;
-                let r: Option<(Packed<V>, [Felt; 4], u32)> = match rng.next() % 10 {
+                let r: Option<(Packed<V>, [Felt; 4], u32)> = match rng.next() % 11 {
                     0 if wa + wb <= nw => Some((
                         a.add_lazy(b),
                         core::array::from_fn(|k| fa[k] + fb[k]),
@@ -1173,6 +1196,11 @@ mod tests {
                     9 if wa + 4 <= nw && wb == 1 => {
                         Some((a.sub_for_mul(b), core::array::from_fn(|k| fa[k] - fb[k]), 2))
                     }
+                    10 if wa + 2 <= nw && wb == 1 => Some((
+                        a.sub_lazy_normal(b),
+                        core::array::from_fn(|k| fa[k] - fb[k]),
+                        wa + 2,
+                    )),
                     // Not allowed at these weights: normalise the operand instead.
                     _ => Some((a.normalize(), fa, 1)),
                 };

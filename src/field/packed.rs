@@ -26,6 +26,8 @@
 //!   `w(a) + w(b) <= 10`, `double(a)` `2·w(a) <= 10`, `add_constant(a, k)` `w(a) + 1 <= 10`,
 //!   `sub(a, b)` `w(a) + 4 <= 10`;
 //! * the subtrahend of `sub` and `sub_lazy` has weight at most 2;
+//! * `sub_lazy_normal(a, b)` is `a − b` for a subtrahend of weight 1, lazily: weight
+//!   `w(a) + 2` (a smaller multiple of p suffices; the default is `sub`, weight 1);
 //! * `sub_for_mul(a, b)` is `a − b` for a multiplication input: it needs `w(a) <= 6` and
 //!   `w(b) = 1` and gives weight at most 2 (the default is `sub`, weight 1; a type may return
 //!   an unreduced difference when that is cheaper, as the scalar Poseidon type does);
@@ -122,6 +124,13 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
     /// Lane-wise `a - b`, lazily: weight `w(a) + 4`; requires `w(b) <= 2`.
     #[inline(always)]
     fn sub_lazy(self, rhs: Self) -> Self {
+        self.sub(rhs)
+    }
+
+    /// Lane-wise `a - b` for a subtrahend of weight 1, lazily: weight `w(a) + 2` (module
+    /// docs). The default is [`sub`](Self::sub) (requires `w(a) <= NORMALIZE_WEIGHT - 4`).
+    #[inline(always)]
+    fn sub_lazy_normal(self, rhs: Self) -> Self {
         self.sub(rhs)
     }
 

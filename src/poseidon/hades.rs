@@ -108,6 +108,23 @@ fn partial_round<P: PackedFelt>(big_a: P, s: P, c: P, k: &P::Constant) -> (P, P,
     (a_next, s_next, s.add_constant_lazy(k).sub_for_mul(z))
 }
 
+/// The partial round of [`partial_round`] with one normalisation instead of two, for types
+/// whose multiplication accepts a square input of weight 4 (`MUL_WEIGHTS >= 16`: every lane
+/// type, not the scalar Poseidon type).
+///
+/// Weights: in and out `w(A) <= 3`, `w(s) = 1`, `w(c) <= 4`. `z = (2c²)·c` (inputs of weight
+/// 2 and 4, product 8); `s' = 2A + z` is normalised (weight `2·3 + 1 = 7` in); `A' = 2s + s'`
+/// stays lazy (`2·1 + 1 = 3`); `c' = (s + k) - z` is a lazy subtraction of a normal value
+/// (`1 + 1 + 2 = 4`). The chain from one S-box to the next is square → double → mul → two
+/// lane-wise additions, without a normalisation.
+#[inline(always)]
+fn partial_round_wide<P: PackedFelt>(big_a: P, s: P, c: P, k: &P::Constant) -> (P, P, P) {
+    let z = c.square().double_lazy().mul(c);
+    let s_next = big_a.double_lazy().add_lazy(z).normalize();
+    let a_next = s.double_lazy().add_lazy(s_next);
+    (a_next, s_next, s.add_constant_lazy(k).sub_lazy_normal(z))
+}
+
 /// The last partial round, from `(A = 2a, s = a + b, c)` back to `(a, b, c)` without halving:
 /// `a' = s + (A + y)`, `s' = 2(A + y)`, `b' = s' - a'`, `c' = s - 2y`.
 #[inline(always)]
@@ -136,8 +153,14 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
     let mut big_a = a.double();
     let mut s = a.add(b);
     c = c.add_constant(&partial[0]);
-    for k in &partial[1..] {
-        (big_a, s, c) = partial_round(big_a, s, c, k);
+    if P::MUL_WEIGHTS >= 16 {
+        for k in &partial[1..] {
+            (big_a, s, c) = partial_round_wide(big_a, s, c, k);
+        }
+    } else {
+        for k in &partial[1..] {
+            (big_a, s, c) = partial_round(big_a, s, c, k);
+        }
     }
     (a, b, c) = last_partial_round(big_a, s, c);
     for k in last.chunks_exact(3) {
