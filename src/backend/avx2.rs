@@ -78,6 +78,14 @@ impl Lane for Avx2Lane {
         unsafe { mont_square9(a) }
     }
     #[inline(always)]
+    fn twin_partial_rounds(state: &mut [[Self; 9]; 6]) -> bool {
+        // SAFETY: AVX2 present (module docs). The weights the kernel requires are those of
+        // `partial_round_wide`, which the caller (`Twin::poseidon_partial_rounds`, called
+        // from `hades::permute` in place of that loop) guarantees.
+        unsafe { super::avx2_partial::partial_rounds(state) };
+        true
+    }
+    #[inline(always)]
     fn eq_mask(self, b: Self) -> Self {
         // SAFETY: AVX2 present (module docs).
         Avx2Lane(unsafe { _mm256_cmpeq_epi64(self.0, b.0) })

@@ -48,6 +48,14 @@ pub(crate) trait Lane: Copy + Send + Sync + 'static {
     fn mont_square9(a: &[Self; 9]) -> [Self; 9] {
         super::packed::mont_square(a)
     }
+    /// Runs the 82 middle partial rounds of the Poseidon permutation
+    /// (`crate::poseidon::hades::partial_round_wide`) on the limbs of two sets of lanes
+    /// (set 0's `A`, `s`, `c`, then set 1's) if this lane type has a fused kernel for them, and
+    /// says whether it did. The default has none.
+    #[inline(always)]
+    fn twin_partial_rounds(_state: &mut [[Self; 9]; 6]) -> bool {
+        false
+    }
     /// All-ones in the lanes where `a == b`, zero elsewhere (for masked selects in curve code;
     /// exercised by the tests today).
     #[allow(dead_code)]

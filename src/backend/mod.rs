@@ -24,9 +24,12 @@ pub(crate) mod packed;
 pub(crate) mod portable;
 pub(crate) mod scalar;
 pub(crate) mod select;
+pub(crate) mod twin;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2_partial;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 #[cfg(target_arch = "aarch64")]

@@ -75,16 +75,16 @@ use crate::field::mont;
 use crate::field::{Felt, PackedFelt, MUL_WEIGHT, NORMALIZE_WEIGHT};
 
 /// 28-bit limb mask.
-const M28: u64 = (1 << 28) - 1;
+pub(crate) const M28: u64 = (1 << 28) - 1;
 /// 27-bit mask for the top limb.
-const M27: u64 = (1 << 27) - 1;
+pub(crate) const M27: u64 = (1 << 27) - 1;
 /// Limb bound of invariant `I` (exclusive).
 pub(crate) const LIMB_BOUND: u64 = (1 << 28) + 16;
 
 /// A prepared constant: its limbs (`a·2^280 mod p`, canonical) and the same plus [`F`].
 #[derive(Clone, Copy, Debug)]
 pub struct PackedConstant {
-    limbs: [u64; 9],
+    pub(crate) limbs: [u64; 9],
     plus_f: [u64; 9],
 }
 
@@ -151,7 +151,7 @@ const fn redundant_multiple_of_p(m: u64, bound: u64) -> [u64; 9] {
 /// `F ≡ p`: a redundant form of p with limb 0 above 2^28, limb 6 above 2^29 + 2^24 and
 /// limb 7 near 2^28, so that folding up to 32·2^251 never makes a limb negative. Its top
 /// limb is `2^27 - 1`.
-const F: [u64; 9] = [
+pub(crate) const F: [u64; 9] = [
     (1 << 28) + 1,
     M28,
     M28,
@@ -169,7 +169,7 @@ const F: [u64; 9] = [
 const K: [u64; 9] = redundant_multiple_of_p(8, 2 * LIMB_BOUND);
 /// `K1 ≡ 0 (mod p)` (it is `4p`) with every limb in `[LIMB_BOUND, 2·LIMB_BOUND)` (checked
 /// below): what `sub_lazy_normal` adds, enough for a subtrahend of weight 1.
-const K1: [u64; 9] = redundant_multiple_of_p(4, LIMB_BOUND);
+pub(crate) const K1: [u64; 9] = redundant_multiple_of_p(4, LIMB_BOUND);
 /// [`K`] plus [`F`]: what the normalising subtraction adds.
 const K_PLUS_F: [u64; 9] = add_limbs(K, F);
 

@@ -9,10 +9,9 @@ use crate::poseidon::constants::{COMPRESSED_ROUND_CONSTANTS, N_CONSTANTS};
 
 /// The round constants and small constants in the 9×28-bit form, built at compile time
 /// (shared by every lane type: the prepared form does not depend on the instruction set).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 pub(crate) static PACKED: Prepared<PackedConstant> = packed_constants();
 
-/// Builds [`PACKED`] (also the source of the AVX2 eight-lane type's table, `TWIN`).
+/// Builds [`PACKED`].
 const fn packed_constants() -> Prepared<PackedConstant> {
     let mut rc = [prepare_const(Felt::ZERO); N_CONSTANTS];
     let mut i = 0;
@@ -141,36 +140,19 @@ entry_points!(
     >,
     super::MIXED
 );
-/// The constants of the two-register AVX2 lane type: [`PACKED`]'s table, once per half.
-#[cfg(target_arch = "x86_64")]
-pub(crate) static TWIN: Prepared<(PackedConstant, PackedConstant)> = {
-    let p = packed_constants();
-    let mut rc = [(p.one, p.one); N_CONSTANTS];
-    let mut i = 0;
-    while i < N_CONSTANTS {
-        rc[i] = (p.rc[i], p.rc[i]);
-        i += 1;
-    }
-    Prepared {
-        rc,
-        one: (p.one, p.one),
-        two: (p.two, p.two),
-    }
-};
-// Two independent sets of four AVX2 lanes in lock-step: eight hashes per permutation. One set
-// alone leaves the vector pipes idle while a multiplication's carry chain (two dependent
-// operations per column, 18 columns) completes; the second set's instructions fill those gaps.
-// Poseidon on 1024 and 65536 inputs: about 6 % faster than four AVX2 lanes plus one scalar
-// lane (`avx2_mixed`), which in turn beat four lanes alone (docs/benchmarks.md, session 11).
+// Two independent sets of four AVX2 lanes in lock-step (`backend::twin`): eight hashes per
+// permutation. One set alone leaves the vector pipes idle while a multiplication's carry chain
+// (two dependent operations per column, 18 columns) completes; the second set's instructions
+// fill those gaps. Poseidon on 1024 and 65536 inputs: about 6 % faster than four AVX2 lanes
+// plus one scalar lane (`avx2_mixed`), which in turn beat four lanes alone
+// (docs/benchmarks.md, session 11). Its partial rounds run the generated assembly kernel of
+// `backend::avx2_partial` (session 13).
 #[cfg(target_arch = "x86_64")]
 entry_points!(
     #[target_feature(enable = "avx2,bmi2")]
     avx2_twin,
-    crate::backend::mixed::Mixed<
-        crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>,
-        crate::backend::packed::Packed<crate::backend::avx2::Avx2Lane>,
-    >,
-    super::TWIN
+    crate::backend::twin::Twin<crate::backend::avx2::Avx2Lane>,
+    super::PACKED
 );
 
 /// The AVX2 backend's entry points: whole groups of eight elements run on `avx2_twin`; a

@@ -127,6 +127,16 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
         self.sub(rhs)
     }
 
+    /// Runs the middle partial rounds of the Poseidon permutation (rounds 1..=82 of the 83,
+    /// `crate::poseidon::hades::partial_round_wide`, in its `(A, s, c)` coordinates and with
+    /// its weights) with a fused kernel if this type has one, and says whether it did; the
+    /// default has none and `hades::permute` runs the generic loop. Only types with
+    /// `MUL_WEIGHTS >= 16` are asked.
+    #[inline(always)]
+    fn poseidon_partial_rounds(_state: &mut [Self; 3]) -> bool {
+        false
+    }
+
     /// Lane-wise `a - b` for a subtrahend of weight 1, lazily: weight `w(a) + 2` (module
     /// docs). The default is [`sub`](Self::sub) (requires `w(a) <= NORMALIZE_WEIGHT - 4`).
     #[inline(always)]

@@ -42,9 +42,18 @@
 //!   2 (weight 1 for the SIMD lane types, whose `sub_for_mul` is the normalising `sub`; for the
 //!   scalar type the last step of the chain from one S-box to the next is then one borrow
 //!   chain, with the reduction of `s + k` beside it);
-//! * the last partial round takes `c` of weight at most 2 (`cube` squares it: `w² = 4`) and
-//!   uses normalising operations only (inputs of weight at most 7), and the permutation
-//!   normalises its three outputs (weights 5, 7, 6) before returning.
+//! * for types whose multiplication accepts a square input of weight 4 (`MUL_WEIGHTS >= 16`:
+//!   every lane type) the partial rounds run [`partial_round_wide`] instead, which normalises
+//!   once per round: from `w(A) <= 3`, `w(s) = 1`, `w(c) <= 4`, `z = (2c²)·c`, `s' = 2A + z`
+//!   is normalised (weight 7 in), `A' = 2s + s'` (weight 3) and `c' = (s + k) - z` (a lazy
+//!   subtraction of a normal value, weight 4) stay lazy. Such a type may also run all 82 of
+//!   them in a fused kernel ([`PackedFelt::poseidon_partial_rounds`]; the AVX2 eight-lane type
+//!   does);
+//! * the last partial round takes `c` of weight at most 2, or 4 after the wide rounds (`cube`
+//!   squares it: `w² <= 16`), and uses normalising operations only (inputs of weight at most
+//!   7), and the permutation normalises its three outputs (weights 5, 7, 6) before returning;
+//! * full rounds of types with [`PackedFelt::ROLLED_FULL_ROUNDS`] run their three S-boxes as a
+//!   loop (the same operations).
 //!
 //! [`PackedFelt::store`] makes values canonical.
 
@@ -118,7 +127,12 @@ fn partial_round<P: PackedFelt>(big_a: P, s: P, c: P, k: &P::Constant) -> (P, P,
 /// (`1 + 1 + 2 = 4`). The chain from one S-box to the next is square → double → mul → two
 /// lane-wise additions, without a normalisation.
 #[inline(always)]
-fn partial_round_wide<P: PackedFelt>(big_a: P, s: P, c: P, k: &P::Constant) -> (P, P, P) {
+pub(crate) fn partial_round_wide<P: PackedFelt>(
+    big_a: P,
+    s: P,
+    c: P,
+    k: &P::Constant,
+) -> (P, P, P) {
     let z = c.square().double_lazy().mul(c);
     let s_next = big_a.double_lazy().add_lazy(z).normalize();
     let a_next = s.double_lazy().add_lazy(s_next);
@@ -154,8 +168,13 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
     let mut s = a.add(b);
     c = c.add_constant(&partial[0]);
     if P::MUL_WEIGHTS >= 16 {
-        for k in &partial[1..] {
-            (big_a, s, c) = partial_round_wide(big_a, s, c, k);
+        let mut state = [big_a, s, c];
+        if P::poseidon_partial_rounds(&mut state) {
+            [big_a, s, c] = state;
+        } else {
+            for k in &partial[1..] {
+                (big_a, s, c) = partial_round_wide(big_a, s, c, k);
+            }
         }
     } else {
         for k in &partial[1..] {

@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""Generates src/backend/avx2_partial.rs: the 82 middle partial rounds of the Poseidon
+permutation for two sets of four AVX2 lanes (eight hashes), as hand-allocated inline assembly.
+
+Run: python3 scripts/gen-avx2-partial-rounds.py > src/backend/avx2_partial.rs
+(the output is already rustfmt-clean; a test checks that the file matches the generator's
+output when python3 is available).
+
+What the code computes is `partial_round_wide` of src/poseidon/hades.rs on the 9x28-bit limbs
+of `Packed<Avx2Lane>` (src/backend/packed.rs), with the same limb arithmetic, so the limbs that
+come out are bit-identical to the generic code's (a unit test compares them):
+
+    d  = 2c                                  (lane-wise)
+    q  = c^2 / 2^280 mod p                   (Montgomery square, cross products c_i * d_j)
+    z  = q * d / 2^280 mod p                 (Montgomery product; = 2c^3)
+    s' = normalize(2A + z + F)
+    A' = 2s + s'                             (lazy)
+    c' = s + (k + K1) - z                    (lazy; k + K1 is precomputed per round)
+
+The products use product scanning with the reduction folded in, exactly as `mont_mul` /
+`mont_square` (columns 0..9 start at 2^28 - 1 so that m_k = ~col & (2^28 - 1) and the carry is
+col >> 28; m_k * p adds m_k << 24, m_k, m_k << 27 to columns k+6, k+7, k+8).
+
+How: the round is built as straight-line code over SSA values, once per set; each set's code is
+register-allocated on its own (Belady: on a shortage, spill the value whose next use is
+furthest away; a spilled value is read back as a memory operand where the instruction allows
+one), with 2^28 - 1 pinned in ymm15; the two sets' code follows each other in the loop body and
+the out-of-order core overlaps them. Measured against the LLVM-compiled loop (docs/backends.md,
+"Session 13"): a third fewer memory operands per round (404 against 630).
+
+AVX2 has no `vpsllq ymm, m256, imm` (an assembler picks the AVX-512 encoding): shifts always
+take a register source here.
+"""
+import sys
+from collections import defaultdict
+
+ROUNDS = 82
+SPILL_SLOTS = 128          # per set, 32 bytes each
+PINNED_M28 = "ymm15"
+REGS = [f"ymm{i}" for i in range(15)]
+CONSTS = ["M28", "M27"] + [f"F{i}" for i in range(9)]
+
+
+class Val:
+    """An SSA value: `kind` is "tmp" (computed), "mem" (state, in memory at `home`), "const"
+    (a 32-byte constant at `home`) or "bcast" (a 64-bit constant at `home`, broadcast on use)."""
+    __slots__ = ("kind", "home", "slot")
+
+    def __init__(self, kind, home=None):
+        self.kind, self.home, self.slot = kind, home, None
+
+
+class Round:
+    """The IR of one set's round: ops (name, dst, srcs, imm); `out` stores a value."""
+
+    def __init__(self):
+        self.ops = []
+
+    def op(self, name, a, b=None, imm=None):
+        d = Val("tmp")
+        self.ops.append((name, d, [a] if b is None else [a, b], imm))
+        return d
+
+    def out(self, addr, v):
+        self.ops.append(("out", None, [v], addr))
+
+
+def build(sid):
+    r = Round()
+    const = {n: Val("const", f"[rcx + {i * 32}]") for i, n in enumerate(CONSTS)}
+    m28 = const["M28"]
+
+    def state(v, i):
+        return Val("mem", f"[rdi + {((sid * 3 + v) * 9 + i) * 32}]")
+
+    def out(v, i, x):
+        r.out(f"[rsi + {((sid * 3 + v) * 9 + i) * 32}]", x)
+
+    A = [state(0, i) for i in range(9)]
+    S = [state(1, i) for i in range(9)]
+    C = [state(2, i) for i in range(9)]
+
+    def montgomery(columns):
+        """columns[k]: the products (x, y) of column k, k = 0..16. Returns the nine limbs."""
+        ms, res, carry = [], [], None
+        for k in range(18):
+            acc = None
+            for x, y in (columns[k] if k < 17 else []):
+                p = r.op("mul", x, y)
+                acc = p if acc is None else r.op("add", acc, p)
+            if k <= 9:
+                acc = m28 if acc is None else r.op("add", acc, m28)
+            terms = []
+            if 0 <= k - 6 <= 9:
+                terms.append(r.op("shl", ms[k - 6], imm=24))
+            if 0 <= k - 7 <= 9:
+                terms.append(ms[k - 7])
+            if 0 <= k - 8 <= 9:
+                terms.append(r.op("shl", ms[k - 8], imm=27))
+            for t in terms:
+                acc = t if acc is None else r.op("add", acc, t)
+            if carry is not None:
+                acc = r.op("add", acc, carry)
+            if k <= 9:
+                ms.append(r.op("andn", acc, m28))
+            else:
+                res.append(r.op("and", acc, m28))
+            carry = r.op("shr", acc, imm=28)
+        return res + [carry]
+
+    def normalize(s):
+        s = list(s)
+        h = r.op("shr", s[8], imm=27)
+        s[8] = r.op("and", s[8], const["M27"])
+        s[0] = r.op("sub", s[0], h)
+        s[6] = r.op("sub", s[6], r.op("shl", h, imm=24))
+        s[7] = r.op("sub", s[7], h)
+        c = [r.op("shr", s[i], imm=28) for i in range(8)]
+        m = [r.op("and", s[i], m28) for i in range(8)] + [s[8]]
+        return [m[0]] + [r.op("add", m[i + 1], c[i]) for i in range(8)]
+
+    d = [r.op("add", C[i], C[i]) for i in range(9)]
+    cols = [[] for _ in range(17)]
+    for i in range(9):
+        cols[2 * i].append((C[i], C[i]))
+        for j in range(i + 1, 9):
+            cols[i + j].append((C[i], d[j]))
+    q = montgomery(cols)
+    cols = [[] for _ in range(17)]
+    for i in range(9):
+        for j in range(9):
+            cols[i + j].append((q[i], d[j]))
+    z = montgomery(cols)
+    t = [r.op("add", r.op("add", r.op("add", A[i], A[i]), z[i]), const[f"F{i}"]) for i in range(9)]
+    sn = normalize(t)
+    for i in range(9):
+        out(1, i, sn[i])
+    for i in range(9):
+        out(0, i, r.op("add", r.op("add", S[i], S[i]), sn[i]))
+    kk = [Val("bcast", f"[r8 + {8 * i}]") for i in range(9)]
+    for i in range(9):
+        out(2, i, r.op("sub", r.op("add", S[i], kk[i]), z[i]))
+    return r, m28
+
+
+NAMES = {"add": "vpaddq", "sub": "vpsubq", "and": "vpand", "andn": "vpandn",
+         "mul": "vpmuludq", "shl": "vpsllq", "shr": "vpsrlq"}
+COMMUTATIVE = {"add", "and", "mul"}
+NEVER = 1 << 60
+
+
+def allocate(rnd, pinned, scratch_base):
+    """Straight-line register allocation of one round onto REGS; returns the instructions and
+    the number of spill slots used."""
+    ops = rnd.ops
+    uses = defaultdict(list)
+    for idx, (_, _, srcs, _) in enumerate(ops):
+        for s in srcs:
+            uses[s].append(idx)
+    cursor = defaultdict(int)
+
+    def next_use(v, idx):
+        u = uses[v]
+        while cursor[v] < len(u) and u[cursor[v]] < idx:
+            cursor[v] += 1
+        return u[cursor[v]] if cursor[v] < len(u) else NEVER
+
+    reg_of = {pinned: PINNED_M28}
+    held = {r: None for r in REGS}
+    dirty = set()
+    slots = [0]
+    asm = []
+
+    def mem(v):
+        if v.kind in ("mem", "const"):
+            return v.home
+        return f"[rdx + {scratch_base + v.slot * 32}]"
+
+    def memref(v):
+        if v.kind in ("mem", "const") or v.slot is not None:
+            return "ymmword ptr " + mem(v)
+        return None
+
+    def release_dead(idx):
+        for r, v in held.items():
+            if v is not None and next_use(v, idx) == NEVER:
+                held[r] = None
+                del reg_of[v]
+                dirty.discard(v)
+
+    def free_reg(idx, keep):
+        for r in REGS:
+            if held[r] is None:
+                return r
+        victim, best = None, -1
+        for r in REGS:
+            v = held[r]
+            if v in keep:
+                continue
+            key = next_use(v, idx) * 2 + (v not in dirty)
+            if key > best:
+                victim, best = r, key
+        v = held[victim]
+        if v in dirty:
+            if v.slot is None:
+                v.slot = slots[0]
+                slots[0] += 1
+            asm.append(f"vmovdqu ymmword ptr {mem(v)}, {victim}")
+            dirty.discard(v)
+        held[victim] = None
+        del reg_of[v]
+        return victim
+
+    def in_reg(v, idx, keep):
+        if v in reg_of:
+            return reg_of[v]
+        r = free_reg(idx, keep)
+        if v.kind == "bcast":
+            asm.append(f"vpbroadcastq {r}, qword ptr {v.home}")
+        else:
+            asm.append(f"vmovdqu {r}, ymmword ptr {mem(v)}")
+        held[r] = v
+        reg_of[v] = r
+        return r
+
+    for idx, (name, dst, srcs, imm) in enumerate(ops):
+        if name == "out":
+            asm.append(f"vmovdqu ymmword ptr {imm}, {in_reg(srcs[0], idx, set())}")
+            release_dead(idx + 1)
+            continue
+        keep = set(srcs)
+        if name in ("shl", "shr"):
+            operands = [in_reg(srcs[0], idx, keep), str(imm)]
+        else:
+            a, b = srcs
+            if a is b:
+                ra = in_reg(a, idx, keep)
+                operands = [ra, ra]
+            else:
+                if name in COMMUTATIVE and a not in reg_of:
+                    # The register operand goes first; with neither in a register, load the
+                    # one that cannot be a memory operand, else the one needed again sooner.
+                    if b in reg_of or memref(b) is None or (
+                            memref(a) is not None and next_use(b, idx + 1) < next_use(a, idx + 1)):
+                        a, b = b, a
+                ra = in_reg(a, idx, keep)
+                rb = reg_of.get(b) or memref(b) or in_reg(b, idx, keep)
+                operands = [ra, rb]
+        release_dead(idx + 1)
+        rd = free_reg(idx + 1, set())
+        held[rd] = dst
+        reg_of[dst] = rd
+        dirty.add(dst)
+        asm.append(f"{NAMES[name]} {rd}, {', '.join(operands)}")
+        release_dead(idx + 1)
+    assert slots[0] <= SPILL_SLOTS, slots[0]
+    return asm
+
+
+def kernel():
+    body = []
+    for sid in (0, 1):
+        rnd, m28 = build(sid)
+        body += allocate(rnd, m28, sid * SPILL_SLOTS * 32)
+    for l in body:
+        assert "{evex}" not in l
+    return body
+
+
+HEADER = '''//! The 82 middle partial rounds of the Poseidon permutation on two sets of four AVX2 lanes
+//! (eight hashes), as hand-allocated inline assembly. **Generated** by
+//! `scripts/gen-avx2-partial-rounds.py`; edit the generator, not this file.
+//!
+//! The assembly computes exactly `partial_round_wide` of `crate::poseidon::hades` on the
+//! 9×28-bit limbs of `Packed<Avx2Lane>`, with the same limb arithmetic (the same Montgomery
+//! columns, the same normalisation, the same lazy sums), so its output limbs are
+//! bit-identical to the generic code's; the tests of `super::twin` compare them on random
+//! states and on states whose limbs sit at the largest values the weights allow. What differs is register
+//! allocation and order: each set's round is allocated on its own over fifteen `ymm`
+//! registers (`2^28 − 1` stays in `ymm15`), spilling the value needed furthest in the future,
+//! and the two sets' code follows each other in the loop body, which the out-of-order core
+//! overlaps. LLVM's code for the same round keeps both sets' values live at once and has half
+//! as many memory operands again (630 against 404 per round; docs/backends.md, "Session 13").
+//!
+//! # Safety
+//! [`partial_rounds`] requires AVX2 (the caller's invariant, `avx2.rs` module docs). Its
+//! assembly reads and writes only these buffers: the state and a second state buffer of the
+//! same size (`6·9·32` bytes each, swapped after every round, so after the even number of
+//! rounds the result is back in the caller's), a spill area of `2·SPILL_SLOTS·32` bytes, the
+//! constant table (`11·32` bytes) and the per-round constants (`ROUNDS·9·8` bytes), all
+//! Rust-owned arrays of those sizes; every access is an offset below those sizes from the
+//! buffer's start (generated, and checked by the generator). It does not touch the stack,
+//! declares every vector register and every general register it changes, and uses only
+//! unaligned-safe instructions.
+
+#![allow(clippy::too_many_lines)]
+
+use super::avx2::Avx2Lane;
+use super::packed::{prepare_const, F, K1, M27, M28};
+use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
+use core::arch::asm;
+use core::mem::MaybeUninit;
+
+/// How many partial rounds the kernel runs: rounds 1..=82 of the 83 (the first constant is
+/// added on entry, the last round leaves the `(A, s, c)` coordinates).
+pub(crate) const ROUNDS: usize = 82;
+/// Spill slots per set (32 bytes each).
+const SPILL_SLOTS: usize = @SPILL_SLOTS@;
+
+/// The limb vectors of two states: set 0's `A`, `s`, `c`, then set 1's.
+pub(crate) type TwinLimbs = [[Avx2Lane; 9]; 6];
+
+#[repr(C, align(32))]
+struct Aligned<T>(T);
+
+/// `2^28 − 1`, `2^27 − 1` and the limbs of `F`, each in four lanes.
+static CONSTANTS: Aligned<[[u64; 4]; 11]> = Aligned([
+    [M28; 4], [M27; 4], [F[0]; 4], [F[1]; 4], [F[2]; 4], [F[3]; 4], [F[4]; 4], [F[5]; 4],
+    [F[6]; 4], [F[7]; 4], [F[8]; 4],
+]);
+
+/// Per round, the limbs of the round constant `k` plus `K1` (what `c' = s + k − z` adds).
+static ROUND_CONSTANTS: [[u64; 9]; ROUNDS] = {
+    let mut t = [[0u64; 9]; ROUNDS];
+    let mut r = 0;
+    while r < ROUNDS {
+        // Round r of the kernel adds the constant of partial round r + 1 (schedule index 13 + r).
+        let k = prepare_const(COMPRESSED_ROUND_CONSTANTS[13 + r]).limbs;
+        let mut i = 0;
+        while i < 9 {
+            t[r][i] = k[i] + K1[i];
+            i += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// Runs partial rounds 1..=82 of the Poseidon permutation (`hades::partial_round_wide`) on two
+/// sets of four lanes, in place.
+///
+/// # Safety
+/// The CPU must have AVX2. The limbs must satisfy the weights of `partial_round_wide` (every
+/// limb of `A` below `3·B`, of `s` below `B`, of `c` below `4·B`, `B = 2^28 + 16`); the
+/// output satisfies them again.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn partial_rounds(state: &mut TwinLimbs) {
+    const { assert!(ROUNDS.is_multiple_of(2)) };
+    // Written by the assembly before it reads them (every round writes the whole next state;
+    // a spill slot is stored before it is loaded), so neither needs initialising.
+    let mut other = MaybeUninit::<TwinLimbs>::uninit();
+    let mut spill = MaybeUninit::<Aligned<[[u64; 4]; 2 * SPILL_SLOTS]>>::uninit();
+    let a = state.as_mut_ptr();
+    let b = other.as_mut_ptr();
+    let scratch = spill.as_mut_ptr();
+    let constants = CONSTANTS.0.as_ptr();
+    let round_constants = ROUND_CONSTANTS.as_ptr();
+    // SAFETY: AVX2 is present (the caller's guarantee); the assembly accesses only the
+    // buffers above, within their sizes (module docs), and declares every register it
+    // changes. The round count is even, so the result ends in `state`.
+    unsafe {
+        asm!(
+            "vmovdqu ymm15, ymmword ptr [rcx]",
+            "2:",
+@BODY@
+            "add r8, 72",
+            "xchg rdi, rsi",
+            "dec r9",
+            "jnz 2b",
+            inout("rdi") a => _,
+            inout("rsi") b => _,
+            in("rdx") scratch,
+            in("rcx") constants,
+            inout("r8") round_constants => _,
+            inout("r9") ROUNDS => _,
+@CLOBBERS@
+            options(nostack),
+        );
+    }
+}
+'''
+
+
+def main():
+    body = kernel()
+    text = (HEADER.replace("@SPILL_SLOTS@", str(SPILL_SLOTS))
+            .replace("@BODY@", "\n".join(f'            "{l}",' for l in body))
+            .replace("@CLOBBERS@", "\n".join(f'            out("ymm{i}") _,' for i in range(16))))
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

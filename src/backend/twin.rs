@@ -1,0 +1,172 @@
+//! [`Twin`]: two independent sets of four lanes in lock-step, eight field elements per value.
+//!
+//! Every operation is applied to both halves, so each multiplication is two independent carry
+//! chains that the out-of-order core overlaps (one set alone leaves the vector pipes idle while
+//! its chain completes; docs/backends.md). Both halves share one prepared constant. A lane type
+//! may supply a fused kernel for the Poseidon partial rounds of a twin
+//! ([`Lane::twin_partial_rounds`]: the AVX2 one in `avx2_partial.rs`).
+
+use super::lane::Lane;
+use super::packed::{Packed, PackedConstant};
+use crate::field::{Felt, PackedFelt};
+
+/// Eight elements: the first four in `.0`, the rest in `.1`.
+#[derive(Clone, Copy)]
+pub(crate) struct Twin<V: Lane>(Packed<V>, Packed<V>);
+
+/// Methods that apply the same operation to both halves: `unary` ones, ones with a second
+/// operand of the same type (`binary`) and ones with a prepared constant (`constant`).
+macro_rules! both {
+    (unary $($name:ident)*) => {$(
+        #[inline(always)]
+        fn $name(self) -> Self {
+            Twin(self.0.$name(), self.1.$name())
+        }
+    )*};
+    (binary $($name:ident)*) => {$(
+        #[inline(always)]
+        fn $name(self, rhs: Self) -> Self {
+            Twin(self.0.$name(rhs.0), self.1.$name(rhs.1))
+        }
+    )*};
+    (constant $($name:ident)*) => {$(
+        #[inline(always)]
+        fn $name(self, c: &PackedConstant) -> Self {
+            Twin(self.0.$name(c), self.1.$name(c))
+        }
+    )*};
+}
+
+impl<V: Lane> PackedFelt for Twin<V> {
+    const LANES: usize = 8;
+    const MUL_WEIGHTS: u32 = Packed::<V>::MUL_WEIGHTS;
+    const ROLLED_FULL_ROUNDS: bool = Packed::<V>::ROLLED_FULL_ROUNDS;
+    type Constant = PackedConstant;
+
+    #[inline(always)]
+    fn prepare(c: Felt) -> PackedConstant {
+        Packed::<V>::prepare(c)
+    }
+    #[inline(always)]
+    fn constant(c: &PackedConstant) -> Self {
+        Twin(Packed::constant(c), Packed::constant(c))
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        Twin(Packed::zero(), Packed::zero())
+    }
+    #[inline(always)]
+    fn load(src: &[Felt]) -> Self {
+        let (a, b) = src.split_at(4);
+        Twin(Packed::load(a), Packed::load(b))
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [Felt]) {
+        let (a, b) = dst.split_at_mut(4);
+        self.0.store(a);
+        self.1.store(b);
+    }
+    both!(unary square double double_lazy normalize);
+    both!(binary add sub mul add_lazy sub_lazy sub_lazy_normal sub_for_mul);
+    both!(constant add_constant add_constant_lazy);
+    #[inline(always)]
+    fn poseidon_partial_rounds(state: &mut [Self; 3]) -> bool {
+        let [x, y, z] = *state;
+        let mut limbs = [x.0 .0, y.0 .0, z.0 .0, x.1 .0, y.1 .0, z.1 .0];
+        if !V::twin_partial_rounds(&mut limbs) {
+            return false;
+        }
+        let [a0, s0, c0, a1, s1, c1] = limbs;
+        *state = [
+            Twin(Packed(a0), Packed(a1)),
+            Twin(Packed(s0), Packed(s1)),
+            Twin(Packed(c0), Packed(c1)),
+        ];
+        true
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::super::avx2::Avx2Lane;
+    use super::super::avx2_partial::{partial_rounds, ROUNDS};
+    use super::super::packed::{Packed, LIMB_BOUND};
+    use super::*;
+    use crate::poseidon::hades::partial_round_wide;
+
+    /// A small deterministic generator (xorshift64*).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        /// A limb below `bound`: uniform, or at or near the bound, or small.
+        fn limb(&mut self, bound: u64) -> u64 {
+            match self.next() % 4 {
+                0 => bound - 1 - self.next() % 4,
+                1 => self.next() % 4,
+                _ => self.next() % bound,
+            }
+        }
+    }
+
+    fn lanes(x: &Avx2Lane) -> [u64; 4] {
+        x.to_array()
+    }
+
+    /// The kernel's output limbs equal those of the generic `partial_round_wide` loop (the
+    /// limbs, not only the values), on states with limbs up to the bounds of the weights
+    /// (`A` below 3B, `s` below B, `c` below 4B), including all-maximal and all-zero ones.
+    #[test]
+    fn kernel_matches_generic_rounds_limb_for_limb() {
+        if !is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let b = LIMB_BOUND;
+        let bounds = [3 * b, b, 4 * b];
+        let ks = &crate::batch::entry::PACKED.rc[13..13 + ROUNDS];
+        let mut rng = Rng(0x5eed_0f7a_114e_e1d5);
+        for case in 0..40 {
+            let mut limbs = [[Avx2Lane::splat(0); 9]; 6];
+            for (v, value) in limbs.iter_mut().enumerate() {
+                for limb in value.iter_mut() {
+                    let bound = bounds[v % 3];
+                    let l: [u64; 4] = core::array::from_fn(|_| match case {
+                        0 => bound - 1,
+                        1 => 0,
+                        _ => rng.limb(bound),
+                    });
+                    *limb = Avx2Lane::from_array(l);
+                }
+            }
+            let mut expected = limbs;
+            for set in 0..2 {
+                let (mut a, mut s, mut c) = (
+                    Packed(expected[3 * set]),
+                    Packed(expected[3 * set + 1]),
+                    Packed(expected[3 * set + 2]),
+                );
+                for k in ks {
+                    (a, s, c) = partial_round_wide(a, s, c, k);
+                }
+                expected[3 * set] = a.0;
+                expected[3 * set + 1] = s.0;
+                expected[3 * set + 2] = c.0;
+            }
+            // SAFETY: AVX2 checked above; the limbs are within the weights' bounds.
+            unsafe { partial_rounds(&mut limbs) };
+            for v in 0..6 {
+                for i in 0..9 {
+                    assert_eq!(
+                        lanes(&limbs[v][i]),
+                        lanes(&expected[v][i]),
+                        "case {case}, value {v}, limb {i}"
+                    );
+                }
+            }
+        }
+    }
+}
