@@ -2,13 +2,13 @@
 
 use std::process::Command;
 
-/// `src/backend/avx2_partial.rs` is exactly what `scripts/gen-avx2-partial-rounds.py` prints,
+/// `src/backend/avx2_rounds.rs` is exactly what `scripts/gen-avx2-rounds.py` prints,
 /// so that the assembly in the crate is the one the generator's docs describe.
 #[test]
-fn avx2_partial_rounds_match_their_generator() {
+fn avx2_rounds_rounds_match_their_generator() {
     let root = env!("CARGO_MANIFEST_DIR");
     let generated = match Command::new("python3")
-        .arg(format!("{root}/scripts/gen-avx2-partial-rounds.py"))
+        .arg(format!("{root}/scripts/gen-avx2-rounds.py"))
         .output()
     {
         Ok(out) if out.status.success() => out.stdout,
@@ -17,9 +17,9 @@ fn avx2_partial_rounds_match_their_generator() {
             return;
         }
     };
-    let file = std::fs::read(format!("{root}/src/backend/avx2_partial.rs")).unwrap();
+    let file = std::fs::read(format!("{root}/src/backend/avx2_rounds.rs")).unwrap();
     assert!(
         generated == file,
-        "src/backend/avx2_partial.rs differs from the output of scripts/gen-avx2-partial-rounds.py: regenerate it"
+        "src/backend/avx2_rounds.rs differs from the output of scripts/gen-avx2-rounds.py: regenerate it"
     );
 }

@@ -82,7 +82,15 @@ impl Lane for Avx2Lane {
         // SAFETY: AVX2 present (module docs). The weights the kernel requires are those of
         // `partial_round_wide`, which the caller (`Twin::poseidon_partial_rounds`, called
         // from `hades::permute` in place of that loop) guarantees.
-        unsafe { super::avx2_partial::partial_rounds(state) };
+        unsafe { super::avx2_rounds::partial_rounds(state) };
+        true
+    }
+    #[inline(always)]
+    fn twin_full_rounds(state: &mut [[Self; 9]; 6], last: bool) -> bool {
+        // SAFETY: AVX2 present (module docs). The kernel requires limbs below 7·B, the
+        // weights `full_round` accepts, which the caller (`Twin::poseidon_full_rounds`,
+        // called from `hades::permute` in place of those rounds) guarantees.
+        unsafe { super::avx2_rounds::full_rounds(state, last) };
         true
     }
     #[inline(always)]

@@ -29,7 +29,7 @@ pub(crate) mod twin;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2_partial;
+pub(crate) mod avx2_rounds;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 #[cfg(target_arch = "aarch64")]

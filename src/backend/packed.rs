@@ -85,7 +85,7 @@ pub(crate) const LIMB_BOUND: u64 = (1 << 28) + 16;
 #[derive(Clone, Copy, Debug)]
 pub struct PackedConstant {
     pub(crate) limbs: [u64; 9],
-    plus_f: [u64; 9],
+    pub(crate) plus_f: [u64; 9],
 }
 
 /// Splits a value below 2^256 (four little-endian u64) into nine 28-bit limbs (the top limb
@@ -166,7 +166,7 @@ pub(crate) const F: [u64; 9] = [
 /// `K ≡ 0 (mod p)` (it is `8p`) with every limb at least `2·`[`LIMB_BOUND`] (and below
 /// `4·LIMB_BOUND`, checked below): what subtraction adds so that `a + K - b` has no negative
 /// limb for a subtrahend of weight 2.
-const K: [u64; 9] = redundant_multiple_of_p(8, 2 * LIMB_BOUND);
+pub(crate) const K: [u64; 9] = redundant_multiple_of_p(8, 2 * LIMB_BOUND);
 /// `K1 ≡ 0 (mod p)` (it is `4p`) with every limb in `[LIMB_BOUND, 2·LIMB_BOUND)` (checked
 /// below): what `sub_lazy_normal` adds, enough for a subtrahend of weight 1.
 pub(crate) const K1: [u64; 9] = redundant_multiple_of_p(4, LIMB_BOUND);

@@ -3,8 +3,8 @@
 //! Every operation is applied to both halves, so each multiplication is two independent carry
 //! chains that the out-of-order core overlaps (one set alone leaves the vector pipes idle while
 //! its chain completes; docs/backends.md). Both halves share one prepared constant. A lane type
-//! may supply a fused kernel for the Poseidon partial rounds of a twin
-//! ([`Lane::twin_partial_rounds`]: the AVX2 one in `avx2_partial.rs`).
+//! may supply fused kernels for the Poseidon rounds of a twin ([`Lane::twin_partial_rounds`],
+//! [`Lane::twin_full_rounds`]: the AVX2 ones in `avx2_rounds.rs`).
 
 use super::lane::Lane;
 use super::packed::{Packed, PackedConstant};
@@ -71,28 +71,49 @@ impl<V: Lane> PackedFelt for Twin<V> {
     both!(constant add_constant add_constant_lazy);
     #[inline(always)]
     fn poseidon_partial_rounds(state: &mut [Self; 3]) -> bool {
-        let [x, y, z] = *state;
-        let mut limbs = [x.0 .0, y.0 .0, z.0 .0, x.1 .0, y.1 .0, z.1 .0];
-        if !V::twin_partial_rounds(&mut limbs) {
-            return false;
+        let mut limbs = to_limbs(state);
+        let ran = V::twin_partial_rounds(&mut limbs);
+        if ran {
+            *state = from_limbs(limbs);
         }
-        let [a0, s0, c0, a1, s1, c1] = limbs;
-        *state = [
-            Twin(Packed(a0), Packed(a1)),
-            Twin(Packed(s0), Packed(s1)),
-            Twin(Packed(c0), Packed(c1)),
-        ];
-        true
+        ran
     }
+    #[inline(always)]
+    fn poseidon_full_rounds(state: &mut [Self; 3], last: bool) -> bool {
+        let mut limbs = to_limbs(state);
+        let ran = V::twin_full_rounds(&mut limbs, last);
+        if ran {
+            *state = from_limbs(limbs);
+        }
+        ran
+    }
+}
+
+/// The limbs of three twins as the kernels take them: set 0's three values, then set 1's.
+#[inline(always)]
+fn to_limbs<V: Lane>(state: &[Twin<V>; 3]) -> [[V; 9]; 6] {
+    let [x, y, z] = *state;
+    [x.0 .0, y.0 .0, z.0 .0, x.1 .0, y.1 .0, z.1 .0]
+}
+
+/// The inverse of [`to_limbs`].
+#[inline(always)]
+fn from_limbs<V: Lane>(limbs: [[V; 9]; 6]) -> [Twin<V>; 3] {
+    let [a0, b0, c0, a1, b1, c1] = limbs;
+    [
+        Twin(Packed(a0), Packed(a1)),
+        Twin(Packed(b0), Packed(b1)),
+        Twin(Packed(c0), Packed(c1)),
+    ]
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::super::avx2::Avx2Lane;
-    use super::super::avx2_partial::{partial_rounds, ROUNDS};
+    use super::super::avx2_rounds::{full_rounds, partial_rounds, TwinLimbs, ROUNDS};
     use super::super::packed::{Packed, LIMB_BOUND};
     use super::*;
-    use crate::poseidon::hades::partial_round_wide;
+    use crate::poseidon::hades::{full_round, partial_round_wide};
 
     /// A small deterministic generator (xorshift64*).
     struct Rng(u64);
@@ -117,17 +138,14 @@ mod tests {
         x.to_array()
     }
 
-    /// The kernel's output limbs equal those of the generic `partial_round_wide` loop (the
-    /// limbs, not only the values), on states with limbs up to the bounds of the weights
-    /// (`A` below 3B, `s` below B, `c` below 4B), including all-maximal and all-zero ones.
-    #[test]
-    fn kernel_matches_generic_rounds_limb_for_limb() {
-        if !is_x86_feature_detected!("avx2") {
-            return;
-        }
-        let b = LIMB_BOUND;
-        let bounds = [3 * b, b, 4 * b];
-        let ks = &crate::batch::entry::PACKED.rc[13..13 + ROUNDS];
+    /// Runs `kernel` and `generic` (on each set) from 40 states whose limbs are below
+    /// `bounds` (per value; including all-maximal and all-zero states) and asserts that they
+    /// give the same limbs, not only the same values.
+    fn same_limbs(
+        bounds: [u64; 3],
+        kernel: impl Fn(&mut TwinLimbs),
+        generic: impl Fn([Packed<Avx2Lane>; 3]) -> [Packed<Avx2Lane>; 3],
+    ) {
         let mut rng = Rng(0x5eed_0f7a_114e_e1d5);
         for case in 0..40 {
             let mut limbs = [[Avx2Lane::splat(0); 9]; 6];
@@ -143,21 +161,13 @@ mod tests {
                 }
             }
             let mut expected = limbs;
-            for set in 0..2 {
-                let (mut a, mut s, mut c) = (
-                    Packed(expected[3 * set]),
-                    Packed(expected[3 * set + 1]),
-                    Packed(expected[3 * set + 2]),
-                );
-                for k in ks {
-                    (a, s, c) = partial_round_wide(a, s, c, k);
+            for set in expected.chunks_exact_mut(3) {
+                let out = generic([Packed(set[0]), Packed(set[1]), Packed(set[2])]);
+                for (x, y) in set.iter_mut().zip(out) {
+                    *x = y.0;
                 }
-                expected[3 * set] = a.0;
-                expected[3 * set + 1] = s.0;
-                expected[3 * set + 2] = c.0;
             }
-            // SAFETY: AVX2 checked above; the limbs are within the weights' bounds.
-            unsafe { partial_rounds(&mut limbs) };
+            kernel(&mut limbs);
             for v in 0..6 {
                 for i in 0..9 {
                     assert_eq!(
@@ -167,6 +177,54 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// The partial-round kernel's output limbs equal those of the generic
+    /// `partial_round_wide` loop, on states with limbs up to the bounds of the weights (`A`
+    /// below 3B, `s` below B, `c` below 4B).
+    #[test]
+    fn partial_kernel_matches_generic_rounds_limb_for_limb() {
+        if !is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let b = LIMB_BOUND;
+        let ks = &crate::batch::entry::PACKED.rc[13..13 + ROUNDS];
+        same_limbs(
+            [3 * b, b, 4 * b],
+            // SAFETY: AVX2 checked above; the limbs are within the weights' bounds.
+            |limbs| unsafe { partial_rounds(limbs) },
+            |[mut a, mut s, mut c]| {
+                for k in ks {
+                    (a, s, c) = partial_round_wide(a, s, c, k);
+                }
+                [a, s, c]
+            },
+        );
+    }
+
+    /// The full-round kernel's output limbs equal those of the generic `full_round`, for the
+    /// first four rounds and the last four, on states with limbs up to `7·B` (the largest
+    /// weight `add_constant` accepts).
+    #[test]
+    fn full_kernel_matches_generic_rounds_limb_for_limb() {
+        if !is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let b = LIMB_BOUND;
+        let rc = &crate::batch::entry::PACKED.rc;
+        for (last, ks) in [(false, &rc[..12]), (true, &rc[95..])] {
+            same_limbs(
+                [7 * b; 3],
+                // SAFETY: AVX2 checked above; the limbs are below 7·B.
+                |limbs| unsafe { full_rounds(limbs, last) },
+                |[mut a, mut b, mut c]| {
+                    for k in ks.chunks_exact(3) {
+                        (a, b, c) = full_round(a, b, c, k);
+                    }
+                    [a, b, c]
+                },
+            );
         }
     }
 }

@@ -146,7 +146,7 @@ entry_points!(
 // fill those gaps. Poseidon on 1024 and 65536 inputs: about 6 % faster than four AVX2 lanes
 // plus one scalar lane (`avx2_mixed`), which in turn beat four lanes alone
 // (docs/benchmarks.md, session 11). Its partial rounds run the generated assembly kernel of
-// `backend::avx2_partial` (session 13).
+// `backend::avx2_rounds`, and so do its full rounds (session 13).
 #[cfg(target_arch = "x86_64")]
 entry_points!(
     #[target_feature(enable = "avx2,bmi2")]

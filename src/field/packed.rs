@@ -137,6 +137,15 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
         false
     }
 
+    /// Runs the first four full rounds of the Poseidon permutation (`last == false`) or the
+    /// last four (`crate::poseidon::hades::full_round`, with its weights: inputs of weight at
+    /// most 7) with a fused kernel if this type has one, and says whether it did; the default
+    /// has none and `hades::permute` runs the generic loop.
+    #[inline(always)]
+    fn poseidon_full_rounds(_state: &mut [Self; 3], _last: bool) -> bool {
+        false
+    }
+
     /// Lane-wise `a - b` for a subtrahend of weight 1, lazily: weight `w(a) + 2` (module
     /// docs). The default is [`sub`](Self::sub) (requires `w(a) <= NORMALIZE_WEIGHT - 4`).
     #[inline(always)]

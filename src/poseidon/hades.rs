@@ -53,7 +53,8 @@
 //!   squares it: `w² <= 16`), and uses normalising operations only (inputs of weight at most
 //!   7), and the permutation normalises its three outputs (weights 5, 7, 6) before returning;
 //! * full rounds of types with [`PackedFelt::ROLLED_FULL_ROUNDS`] run their three S-boxes as a
-//!   loop (the same operations).
+//!   loop (the same operations), and a type may run each group of four full rounds in a fused
+//!   kernel ([`PackedFelt::poseidon_full_rounds`]; the AVX2 eight-lane type does).
 //!
 //! [`PackedFelt::store`] makes values canonical.
 
@@ -83,7 +84,7 @@ fn mix<P: PackedFelt>(a: P, b: P, c: P) -> (P, P, P) {
 
 /// A full round: add three constants, cube every cell, mix.
 #[inline(always)]
-fn full_round<P: PackedFelt>(a: P, b: P, c: P, k: &[P::Constant]) -> (P, P, P) {
+pub(crate) fn full_round<P: PackedFelt>(a: P, b: P, c: P, k: &[P::Constant]) -> (P, P, P) {
     if P::ROLLED_FULL_ROUNDS {
         // One S-box per iteration. The trip count is hidden from the optimiser so that it
         // keeps the loop rolled: one copy of the cube's code, small enough for the
@@ -156,12 +157,16 @@ fn last_partial_round<P: PackedFelt>(big_a: P, s: P, c: P) -> (P, P, P) {
 pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) {
     // The largest product of multiplication input weights used here (module docs).
     const { assert!(P::MUL_WEIGHTS >= 4) };
-    let [mut a, mut b, mut c] = *state;
     let (first, rest) = rc.split_at(12);
     let (partial, last) = rest.split_at(83);
-    for k in first.chunks_exact(3) {
-        (a, b, c) = full_round(a, b, c, k);
+    if !P::poseidon_full_rounds(state, false) {
+        for k in first.chunks_exact(3) {
+            let [a, b, c] = *state;
+            let (a, b, c) = full_round(a, b, c, k);
+            *state = [a, b, c];
+        }
     }
+    let [mut a, b, mut c] = *state;
     // Partial rounds in the coordinates (A = 2a, s = a + b, c + constant).
     a = a.normalize();
     let mut big_a = a.double();
@@ -181,11 +186,16 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
             (big_a, s, c) = partial_round(big_a, s, c, k);
         }
     }
-    (a, b, c) = last_partial_round(big_a, s, c);
-    for k in last.chunks_exact(3) {
-        (a, b, c) = full_round(a, b, c, k);
+    let (a, b, c) = last_partial_round(big_a, s, c);
+    *state = [a, b, c];
+    if !P::poseidon_full_rounds(state, true) {
+        for k in last.chunks_exact(3) {
+            let [a, b, c] = *state;
+            let (a, b, c) = full_round(a, b, c, k);
+            *state = [a, b, c];
+        }
     }
-    *state = [a.normalize(), b.normalize(), c.normalize()];
+    *state = state.map(P::normalize);
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Generates src/backend/avx2_partial.rs: the 82 middle partial rounds of the Poseidon
-permutation for two sets of four AVX2 lanes (eight hashes), as hand-allocated inline assembly.
+"""Generates src/backend/avx2_rounds.rs: the 82 middle partial rounds and the two times four
+full rounds of the Poseidon permutation for two sets of four AVX2 lanes (eight hashes), as
+hand-allocated inline assembly.
 
-Run: python3 scripts/gen-avx2-partial-rounds.py > src/backend/avx2_partial.rs
+Run: python3 scripts/gen-avx2-rounds.py > src/backend/avx2_rounds.rs
 (the output is already rustfmt-clean; a test checks that the file matches the generator's
 output when python3 is available).
 
@@ -16,6 +17,10 @@ come out are bit-identical to the generic code's (a unit test compares them):
     s' = normalize(2A + z + F)
     A' = 2s + s'                             (lazy)
     c' = s + (k + K1) - z                    (lazy; k + K1 is precomputed per round)
+
+and `full_round`: per cell x = normalize(x + (k + F)), y = x^2 / 2^280 * x / 2^280 (written
+back in place, one cell of both sets per iteration of an inner loop), then the lazy MDS layer
+(t + 2y0, (t + K) - 2y1, (s + K) - 2y2) with s = y0 + y1, t = s + y2.
 
 The products use product scanning with the reduction folded in, exactly as `mont_mul` /
 `mont_square` (columns 0..9 start at 2^28 - 1 so that m_k = ~col & (2^28 - 1) and the carry is
@@ -38,7 +43,7 @@ ROUNDS = 82
 SPILL_SLOTS = 128          # per set, 32 bytes each
 PINNED_M28 = "ymm15"
 REGS = [f"ymm{i}" for i in range(15)]
-CONSTS = ["M28", "M27"] + [f"F{i}" for i in range(9)]
+CONSTS = ["M28", "M27"] + [f"F{i}" for i in range(9)] + [f"K{i}" for i in range(9)]
 
 
 class Val:
@@ -65,53 +70,66 @@ class Round:
         self.ops.append(("out", None, [v], addr))
 
 
-def build(sid):
-    r = Round()
-    const = {n: Val("const", f"[rcx + {i * 32}]") for i, n in enumerate(CONSTS)}
-    m28 = const["M28"]
+class Ir(Round):
+    """Round plus the two limb-level building blocks, on the constant table at rcx."""
 
-    def state(v, i):
-        return Val("mem", f"[rdi + {((sid * 3 + v) * 9 + i) * 32}]")
+    def __init__(self):
+        super().__init__()
+        self.const = {n: Val("const", f"[rcx + {i * 32}]") for i, n in enumerate(CONSTS)}
+        self.m28 = self.const["M28"]
 
-    def out(v, i, x):
-        r.out(f"[rsi + {((sid * 3 + v) * 9 + i) * 32}]", x)
-
-    A = [state(0, i) for i in range(9)]
-    S = [state(1, i) for i in range(9)]
-    C = [state(2, i) for i in range(9)]
-
-    def montgomery(columns):
+    def montgomery(self, columns):
         """columns[k]: the products (x, y) of column k, k = 0..16. Returns the nine limbs."""
+        m28 = self.m28
         ms, res, carry = [], [], None
         for k in range(18):
             acc = None
             for x, y in (columns[k] if k < 17 else []):
-                p = r.op("mul", x, y)
-                acc = p if acc is None else r.op("add", acc, p)
+                p = self.op("mul", x, y)
+                acc = p if acc is None else self.op("add", acc, p)
             if k <= 9:
-                acc = m28 if acc is None else r.op("add", acc, m28)
+                acc = m28 if acc is None else self.op("add", acc, m28)
             terms = []
             if 0 <= k - 6 <= 9:
-                terms.append(r.op("shl", ms[k - 6], imm=24))
+                terms.append(self.op("shl", ms[k - 6], imm=24))
             if 0 <= k - 7 <= 9:
                 terms.append(ms[k - 7])
             if 0 <= k - 8 <= 9:
-                terms.append(r.op("shl", ms[k - 8], imm=27))
+                terms.append(self.op("shl", ms[k - 8], imm=27))
             for t in terms:
-                acc = t if acc is None else r.op("add", acc, t)
+                acc = t if acc is None else self.op("add", acc, t)
             if carry is not None:
-                acc = r.op("add", acc, carry)
+                acc = self.op("add", acc, carry)
             if k <= 9:
-                ms.append(r.op("andn", acc, m28))
+                ms.append(self.op("andn", acc, m28))
             else:
-                res.append(r.op("and", acc, m28))
-            carry = r.op("shr", acc, imm=28)
+                res.append(self.op("and", acc, m28))
+            carry = self.op("shr", acc, imm=28)
         return res + [carry]
 
-    def normalize(s):
+    def square(self, x, d):
+        """x^2 / 2^280 from the limbs x and d = 2x (cross products x_i * d_j)."""
+        cols = [[] for _ in range(17)]
+        for i in range(9):
+            cols[2 * i].append((x[i], x[i]))
+            for j in range(i + 1, 9):
+                cols[i + j].append((x[i], d[j]))
+        return self.montgomery(cols)
+
+    def mul(self, x, y):
+        """x * y / 2^280."""
+        cols = [[] for _ in range(17)]
+        for i in range(9):
+            for j in range(9):
+                cols[i + j].append((x[i], y[j]))
+        return self.montgomery(cols)
+
+    def normalize(self, s):
+        """`normalize` of packed.rs (the caller has added F or a constant plus F)."""
+        r, m28 = self, self.m28
         s = list(s)
         h = r.op("shr", s[8], imm=27)
-        s[8] = r.op("and", s[8], const["M27"])
+        s[8] = r.op("and", s[8], self.const["M27"])
         s[0] = r.op("sub", s[0], h)
         s[6] = r.op("sub", s[6], r.op("shl", h, imm=24))
         s[7] = r.op("sub", s[7], h)
@@ -119,28 +137,64 @@ def build(sid):
         m = [r.op("and", s[i], m28) for i in range(8)] + [s[8]]
         return [m[0]] + [r.op("add", m[i + 1], c[i]) for i in range(8)]
 
+
+def limb_addr(base, sid, v, i):
+    """The address of limb i of value v (0, 1, 2) of set sid in a `TwinLimbs` at `base`."""
+    offset = ((sid * 3 + v) * 9 + i) * 32
+    # r10 points at value 0, 1 or 2 of set 0 and is used with v = 0 only.
+    assert offset + 32 <= 6 * 9 * 32 - (2 * 9 * 32 if base == "r10" else 0)
+    return f"[{base} + {offset}]"
+
+
+def build_partial(sid):
+    """One partial round (`partial_round_wide`) of set sid, from the state at rdi to rsi."""
+    r = Ir()
+    A, S, C = ([Val("mem", limb_addr("rdi", sid, v, i)) for i in range(9)] for v in range(3))
     d = [r.op("add", C[i], C[i]) for i in range(9)]
-    cols = [[] for _ in range(17)]
+    z = r.mul(r.square(C, d), d)
+    t = [r.op("add", r.op("add", r.op("add", A[i], A[i]), z[i]), r.const[f"F{i}"])
+         for i in range(9)]
+    sn = r.normalize(t)
     for i in range(9):
-        cols[2 * i].append((C[i], C[i]))
-        for j in range(i + 1, 9):
-            cols[i + j].append((C[i], d[j]))
-    q = montgomery(cols)
-    cols = [[] for _ in range(17)]
+        r.out(limb_addr("rsi", sid, 1, i), sn[i])
     for i in range(9):
-        for j in range(9):
-            cols[i + j].append((q[i], d[j]))
-    z = montgomery(cols)
-    t = [r.op("add", r.op("add", r.op("add", A[i], A[i]), z[i]), const[f"F{i}"]) for i in range(9)]
-    sn = normalize(t)
-    for i in range(9):
-        out(1, i, sn[i])
-    for i in range(9):
-        out(0, i, r.op("add", r.op("add", S[i], S[i]), sn[i]))
+        r.out(limb_addr("rsi", sid, 0, i), r.op("add", r.op("add", S[i], S[i]), sn[i]))
     kk = [Val("bcast", f"[r8 + {8 * i}]") for i in range(9)]
     for i in range(9):
-        out(2, i, r.op("sub", r.op("add", S[i], kk[i]), z[i]))
-    return r, m28
+        r.out(limb_addr("rsi", sid, 2, i), r.op("sub", r.op("add", S[i], kk[i]), z[i]))
+    return r
+
+
+def build_sbox(sid):
+    """One S-box of a full round for set sid, in place: the cell at r10 (a value of a
+    `TwinLimbs` whose set 0 starts at r10) becomes `cube(add_constant(x, k))`, with the limbs
+    of k + F at r8."""
+    r = Ir()
+    X = [Val("mem", limb_addr("r10", sid, 0, i)) for i in range(9)]
+    kf = [Val("bcast", f"[r8 + {8 * i}]") for i in range(9)]
+    x = r.normalize([r.op("add", X[i], kf[i]) for i in range(9)])
+    d = [r.op("add", x[i], x[i]) for i in range(9)]
+    y = r.mul(r.square(x, d), x)
+    for i in range(9):
+        r.out(limb_addr("r10", sid, 0, i), y[i])
+    return r
+
+
+def build_mix(sid):
+    """The lazy MDS layer (`mix`) of set sid, in place at rdi: from the cubes (y0, y1, y2),
+    `(t + 2 y0, (t + K) - 2 y1, (s + K) - 2 y2)` with `s = y0 + y1`, `t = s + y2`."""
+    r = Ir()
+    for i in range(9):
+        y = [Val("mem", limb_addr("rdi", sid, v, i)) for v in range(3)]
+        k = r.const[f"K{i}"]
+        s = r.op("add", y[0], y[1])
+        t = r.op("add", s, y[2])
+        o = [r.op("add", t, r.op("add", y[0], y[0])),
+             r.op("sub", r.op("add", t, k), r.op("add", y[1], y[1])),
+             r.op("sub", r.op("add", s, k), r.op("add", y[2], y[2]))]
+        for v in range(3):
+            r.out(limb_addr("rdi", sid, v, i), o[v])
+    return r
 
 
 NAMES = {"add": "vpaddq", "sub": "vpsubq", "and": "vpand", "andn": "vpandn",
@@ -257,46 +311,52 @@ def allocate(rnd, pinned, scratch_base):
     return asm
 
 
-def kernel():
+def code(builders):
+    """The instructions of the given (build function, set) pairs, each allocated on its own."""
     body = []
-    for sid in (0, 1):
-        rnd, m28 = build(sid)
-        body += allocate(rnd, m28, sid * SPILL_SLOTS * 32)
+    for build, sid in builders:
+        rnd = build(sid)
+        body += allocate(rnd, rnd.m28, sid * SPILL_SLOTS * 32)
     for l in body:
         assert "{evex}" not in l
     return body
 
 
-HEADER = '''//! The 82 middle partial rounds of the Poseidon permutation on two sets of four AVX2 lanes
-//! (eight hashes), as hand-allocated inline assembly. **Generated** by
-//! `scripts/gen-avx2-partial-rounds.py`; edit the generator, not this file.
+HEADER = '''//! The rounds of the Poseidon permutation on two sets of four AVX2 lanes (eight hashes), as
+//! hand-allocated inline assembly: the 82 middle partial rounds ([`partial_rounds`]) and the
+//! four full rounds on either side of them ([`full_rounds`]). **Generated** by
+//! `scripts/gen-avx2-rounds.py`; edit the generator, not this file.
 //!
-//! The assembly computes exactly `partial_round_wide` of `crate::poseidon::hades` on the
-//! 9×28-bit limbs of `Packed<Avx2Lane>`, with the same limb arithmetic (the same Montgomery
+//! The assembly computes exactly `partial_round_wide` and `full_round` of
+//! `crate::poseidon::hades` on the 9×28-bit limbs of `Packed<Avx2Lane>`, with the same limb arithmetic (the same Montgomery
 //! columns, the same normalisation, the same lazy sums), so its output limbs are
 //! bit-identical to the generic code's; the tests of `super::twin` compare them on random
-//! states and on states whose limbs sit at the largest values the weights allow. What differs is register
-//! allocation and order: each set's round is allocated on its own over fifteen `ymm`
+//! states and on states whose limbs sit at the largest values the weights allow. What differs
+//! is register allocation and order: each set's round (or S-box, or MDS layer) is allocated on
+//! its own over fifteen `ymm`
 //! registers (`2^28 − 1` stays in `ymm15`), spilling the value needed furthest in the future,
 //! and the two sets' code follows each other in the loop body, which the out-of-order core
 //! overlaps. LLVM's code for the same round keeps both sets' values live at once and has half
 //! as many memory operands again (630 against 404 per round; docs/backends.md, "Session 13").
 //!
 //! # Safety
-//! [`partial_rounds`] requires AVX2 (the caller's invariant, `avx2.rs` module docs). Its
-//! assembly reads and writes only these buffers: the state and a second state buffer of the
-//! same size (`6·9·32` bytes each, swapped after every round, so after the even number of
-//! rounds the result is back in the caller's), a spill area of `2·SPILL_SLOTS·32` bytes, the
-//! constant table (`11·32` bytes) and the per-round constants (`ROUNDS·9·8` bytes), all
-//! Rust-owned arrays of those sizes; every access is an offset below those sizes from the
-//! buffer's start (generated, and checked by the generator). It does not touch the stack,
+//! Both kernels require AVX2 (the caller's invariant, `avx2.rs` module docs). Their assembly
+//! reads and writes only these buffers: the state (`6·9·32` bytes) and, for
+//! [`partial_rounds`], a second state buffer of the same size (swapped after every round, so
+//! after the even number of rounds the result is back in the caller's), a spill area of
+//! `2·SPILL_SLOTS·32` bytes, the constant table (`20·32` bytes) and the per-round constants
+//! (`ROUNDS·9·8` bytes, or for [`full_rounds`] the `12·9·8` bytes of one half of its table),
+//! all Rust-owned arrays of those sizes; every access is an offset below those sizes from the
+//! buffer's start (the full rounds' cell pointer `r10` steps through the three values of set
+//! 0, and the offsets from it stay inside the state; the generator checks the offsets and the
+//! spill slots). It does not touch the stack,
 //! declares every vector register and every general register it changes, and uses only
 //! unaligned-safe instructions.
 
 #![allow(clippy::too_many_lines)]
 
 use super::avx2::Avx2Lane;
-use super::packed::{prepare_const, F, K1, M27, M28};
+use super::packed::{prepare_const, F, K, K1, M27, M28};
 use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
 use core::arch::asm;
 use core::mem::MaybeUninit;
@@ -313,10 +373,11 @@ pub(crate) type TwinLimbs = [[Avx2Lane; 9]; 6];
 #[repr(C, align(32))]
 struct Aligned<T>(T);
 
-/// `2^28 − 1`, `2^27 − 1` and the limbs of `F`, each in four lanes.
-static CONSTANTS: Aligned<[[u64; 4]; 11]> = Aligned([
+/// `2^28 − 1`, `2^27 − 1`, the limbs of `F` and those of `K`, each in four lanes.
+static CONSTANTS: Aligned<[[u64; 4]; 20]> = Aligned([
     [M28; 4], [M27; 4], [F[0]; 4], [F[1]; 4], [F[2]; 4], [F[3]; 4], [F[4]; 4], [F[5]; 4],
-    [F[6]; 4], [F[7]; 4], [F[8]; 4],
+    [F[6]; 4], [F[7]; 4], [F[8]; 4], [K[0]; 4], [K[1]; 4], [K[2]; 4], [K[3]; 4], [K[4]; 4],
+    [K[5]; 4], [K[6]; 4], [K[7]; 4], [K[8]; 4],
 ]);
 
 /// Per round, the limbs of the round constant `k` plus `K1` (what `c' = s + k − z` adds).
@@ -332,6 +393,23 @@ static ROUND_CONSTANTS: [[u64; 9]; ROUNDS] = {
             i += 1;
         }
         r += 1;
+    }
+    t
+};
+
+/// How many full rounds [`full_rounds`] runs: the four before or the four after the partial
+/// rounds.
+pub(crate) const FULL_ROUNDS: usize = 4;
+
+/// The limbs of `k + F` for the twelve constants of the first full rounds (schedule indices
+/// 0..12), then for the twelve of the last (95..107): what `add_constant` adds.
+static FULL_ROUND_CONSTANTS: [[u64; 9]; 6 * FULL_ROUNDS] = {
+    let mut t = [[0u64; 9]; 6 * FULL_ROUNDS];
+    let mut j = 0;
+    while j < 6 * FULL_ROUNDS {
+        let index = if j < 3 * FULL_ROUNDS { j } else { j + 83 };
+        t[j] = prepare_const(COMPRESSED_ROUND_CONSTANTS[index]).plus_f;
+        j += 1;
     }
     t
 };
@@ -362,7 +440,7 @@ pub(crate) unsafe fn partial_rounds(state: &mut TwinLimbs) {
         asm!(
             "vmovdqu ymm15, ymmword ptr [rcx]",
             "2:",
-@BODY@
+@PARTIAL@
             "add r8, 72",
             "xchg rdi, rsi",
             "dec r9",
@@ -378,14 +456,64 @@ pub(crate) unsafe fn partial_rounds(state: &mut TwinLimbs) {
         );
     }
 }
+
+/// Runs the first four full rounds of the Poseidon permutation (`last == false`) or the last
+/// four (`last == true`) on two sets of four lanes, in place: `hades::full_round`, with the
+/// same limb arithmetic.
+///
+/// # Safety
+/// The CPU must have AVX2. Every limb must be below `7·B` (`B = 2^28 + 16`), the largest
+/// weight `add_constant` accepts; the output limbs are those of `mix` (weights 5, 7, 6).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, last: bool) {
+    let mut spill = MaybeUninit::<Aligned<[[u64; 4]; 2 * SPILL_SLOTS]>>::uninit();
+    let a = state.as_mut_ptr();
+    let scratch = spill.as_mut_ptr();
+    let constants = CONSTANTS.0.as_ptr();
+    let round_constants = FULL_ROUND_CONSTANTS[3 * FULL_ROUNDS * usize::from(last)..].as_ptr();
+    // SAFETY: AVX2 is present (the caller's guarantee); the assembly accesses only the
+    // buffers above, within their sizes (module docs), and declares every register it
+    // changes.
+    unsafe {
+        asm!(
+            "vmovdqu ymm15, ymmword ptr [rcx]",
+            "3:",
+            "mov r10, rdi",
+            "mov r11, 3",
+            "4:",
+@SBOX@
+            "add r10, 288",
+            "add r8, 72",
+            "dec r11",
+            "jnz 4b",
+@MIX@
+            "dec r9",
+            "jnz 3b",
+            in("rdi") a,
+            in("rdx") scratch,
+            in("rcx") constants,
+            inout("r8") round_constants => _,
+            inout("r9") FULL_ROUNDS => _,
+            out("r10") _,
+            out("r11") _,
+@CLOBBERS@
+            options(nostack),
+        );
+    }
+}
 '''
 
 
 def main():
-    body = kernel()
+    def lines(body):
+        return "\n".join(f'            "{l}",' for l in body)
+
+    clobbers = "\n".join(f'            out("ymm{i}") _,' for i in range(16))
     text = (HEADER.replace("@SPILL_SLOTS@", str(SPILL_SLOTS))
-            .replace("@BODY@", "\n".join(f'            "{l}",' for l in body))
-            .replace("@CLOBBERS@", "\n".join(f'            out("ymm{i}") _,' for i in range(16))))
+            .replace("@PARTIAL@", lines(code([(build_partial, 0), (build_partial, 1)])))
+            .replace("@SBOX@", lines(code([(build_sbox, 0), (build_sbox, 1)])))
+            .replace("@MIX@", lines(code([(build_mix, 0), (build_mix, 1)])))
+            .replace("@CLOBBERS@", clobbers))
     sys.stdout.write(text)
 
 
