@@ -195,7 +195,10 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
             *state = [a, b, c];
         }
     }
-    *state = state.map(P::normalize);
+    // Not `state.map(..)`: a closure does not inherit the caller's target features, and the
+    // lane operations inside it would become calls (docs/backends.md, safety section).
+    let [a, b, c] = *state;
+    *state = [a.normalize(), b.normalize(), c.normalize()];
 }
 
 #[cfg(test)]
