@@ -892,19 +892,29 @@ impl<V: Lane> PackedFelt for Packed<V> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::backend::portable::PortableLane;
     use alloc::vec::Vec;
 
     /// A small deterministic generator (xorshift64*), enough for test inputs.
-    struct Rng(u64);
+    pub(crate) struct Rng(pub(crate) u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(crate) fn next(&mut self) -> u64 {
             self.0 ^= self.0 >> 12;
             self.0 ^= self.0 << 25;
             self.0 ^= self.0 >> 27;
             self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        /// A limb below `bound`: uniform, or at or near the bound, or small (for the kernel
+        /// tests of `super::super::twin`, which run on x86-64 only).
+        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+        pub(crate) fn limb(&mut self, bound: u64) -> u64 {
+            match self.next() % 4 {
+                0 => bound - 1 - self.next() % 4,
+                1 => self.next() % 4,
+                _ => self.next() % bound,
+            }
         }
         fn felt(&mut self) -> Felt {
             let choice = self.next() % 4;

@@ -111,28 +111,10 @@ fn from_limbs<V: Lane>(limbs: [[V; 9]; 6]) -> [Twin<V>; 3] {
 mod tests {
     use super::super::avx2::Avx2Lane;
     use super::super::avx2_rounds::{full_rounds, partial_rounds, TwinLimbs, ROUNDS};
+    use super::super::packed::tests::Rng;
     use super::super::packed::{Packed, LIMB_BOUND};
     use super::*;
     use crate::poseidon::hades::{full_round, partial_round_wide};
-
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        /// A limb below `bound`: uniform, or at or near the bound, or small.
-        fn limb(&mut self, bound: u64) -> u64 {
-            match self.next() % 4 {
-                0 => bound - 1 - self.next() % 4,
-                1 => self.next() % 4,
-                _ => self.next() % bound,
-            }
-        }
-    }
 
     fn lanes(x: &Avx2Lane) -> [u64; 4] {
         x.to_array()
