@@ -167,11 +167,11 @@ def build_partial(sid):
 
 def build_sbox(sid):
     """One S-box of a full round for set sid, in place: the cell at r10 (a value of a
-    `TwinLimbs` whose set 0 starts at r10) becomes `cube(add_constant(x, k))`, with the limbs
-    of k + F at r8."""
+    `TwinLimbs` whose set 0 starts at r10) becomes `cube(add_constant(x, k))`, with the
+    `PackedConstant` k at r8 (its limbs of k + F, `plus_f`, at byte offset 72)."""
     r = Ir()
     X = [Val("mem", limb_addr("r10", sid, 0, i)) for i in range(9)]
-    kf = [Val("bcast", f"[r8 + {8 * i}]") for i in range(9)]
+    kf = [Val("bcast", f"[r8 + {72 + 8 * i}]") for i in range(9)]
     x = r.normalize([r.op("add", X[i], kf[i]) for i in range(9)])
     d = [r.op("add", x[i], x[i]) for i in range(9)]
     y = r.mul(r.square(x, d), x)
@@ -345,7 +345,7 @@ HEADER = '''//! The rounds of the Poseidon permutation on two sets of four AVX2 
 //! [`partial_rounds`], a second state buffer of the same size (swapped after every round, so
 //! after the even number of rounds the result is back in the caller's), a spill area of
 //! `2·SPILL_SLOTS·32` bytes, the constant table (`20·32` bytes) and the per-round constants
-//! (`ROUNDS·9·8` bytes, or for [`full_rounds`] the `12·9·8` bytes of one half of its table),
+//! (`ROUNDS·9·8` bytes, or for [`full_rounds`] the caller's twelve `PackedConstant`s),
 //! all Rust-owned arrays of those sizes; every access is an offset below those sizes from the
 //! buffer's start (the full rounds' cell pointer `r10` steps through the three values of set
 //! 0, and the offsets from it stay inside the state; the generator checks the offsets and the
@@ -356,7 +356,7 @@ HEADER = '''//! The rounds of the Poseidon permutation on two sets of four AVX2 
 #![allow(clippy::too_many_lines)]
 
 use super::avx2::Avx2Lane;
-use super::packed::{prepare_const, F, K, K1, M27, M28};
+use super::packed::{prepare_const, PackedConstant, F, K, K1, M27, M28};
 use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
 use core::arch::asm;
 use core::mem::MaybeUninit;
@@ -401,17 +401,11 @@ static ROUND_CONSTANTS: [[u64; 9]; ROUNDS] = {
 /// rounds.
 pub(crate) const FULL_ROUNDS: usize = 4;
 
-/// The limbs of `k + F` for the twelve constants of the first full rounds (schedule indices
-/// 0..12), then for the twelve of the last (95..107): what `add_constant` adds.
-static FULL_ROUND_CONSTANTS: [[u64; 9]; 6 * FULL_ROUNDS] = {
-    let mut t = [[0u64; 9]; 6 * FULL_ROUNDS];
-    let mut j = 0;
-    while j < 6 * FULL_ROUNDS {
-        let index = if j < 3 * FULL_ROUNDS { j } else { j + 83 };
-        t[j] = prepare_const(COMPRESSED_ROUND_CONSTANTS[index]).plus_f;
-        j += 1;
-    }
-    t
+// `full_rounds` reads the `plus_f` limbs of each `PackedConstant` (`#[repr(C)]`) at byte
+// offset 72 of a 144-byte entry.
+const _: () = {
+    assert!(core::mem::offset_of!(PackedConstant, plus_f) == 72);
+    assert!(core::mem::size_of::<PackedConstant>() == 144);
 };
 
 /// Runs partial rounds 1..=82 of the Poseidon permutation (`hades::partial_round_wide`) on two
@@ -457,20 +451,20 @@ pub(crate) unsafe fn partial_rounds(state: &mut TwinLimbs) {
     }
 }
 
-/// Runs the first four full rounds of the Poseidon permutation (`last == false`) or the last
-/// four (`last == true`) on two sets of four lanes, in place: `hades::full_round`, with the
-/// same limb arithmetic.
+/// Runs four full rounds of the Poseidon permutation with the prepared round constants `k`
+/// (three per round) on two sets of four lanes, in place: `hades::full_round`, with the same
+/// limb arithmetic.
 ///
 /// # Safety
 /// The CPU must have AVX2. Every limb must be below `7·B` (`B = 2^28 + 16`), the largest
 /// weight `add_constant` accepts; the output limbs are those of `mix` (weights 5, 7, 6).
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, last: bool) {
+pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, k: &[PackedConstant; 3 * FULL_ROUNDS]) {
     let mut spill = MaybeUninit::<Aligned<[[u64; 4]; 2 * SPILL_SLOTS]>>::uninit();
     let a = state.as_mut_ptr();
     let scratch = spill.as_mut_ptr();
     let constants = CONSTANTS.0.as_ptr();
-    let round_constants = FULL_ROUND_CONSTANTS[3 * FULL_ROUNDS * usize::from(last)..].as_ptr();
+    let round_constants = k.as_ptr();
     // SAFETY: AVX2 is present (the caller's guarantee); the assembly accesses only the
     // buffers above, within their sizes (module docs), and declares every register it
     // changes.
@@ -483,7 +477,7 @@ pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, last: bool) {
             "4:",
 @SBOX@
             "add r10, 288",
-            "add r8, 72",
+            "add r8, 144",
             "dec r11",
             "jnz 4b",
 @MIX@

@@ -86,11 +86,14 @@ impl Lane for Avx2Lane {
         true
     }
     #[inline(always)]
-    fn twin_full_rounds(state: &mut [[Self; 9]; 6], last: bool) -> bool {
+    fn twin_full_rounds(
+        state: &mut [[Self; 9]; 6],
+        k: &[super::packed::PackedConstant; 12],
+    ) -> bool {
         // SAFETY: AVX2 present (module docs). The kernel requires limbs below 7·B, the
         // weights `full_round` accepts, which the caller (`Twin::poseidon_full_rounds`,
         // called from `hades::permute` in place of those rounds) guarantees.
-        unsafe { super::avx2_rounds::full_rounds(state, last) };
+        unsafe { super::avx2_rounds::full_rounds(state, k) };
         true
     }
     #[inline(always)]

@@ -21,7 +21,7 @@
 //! [`partial_rounds`], a second state buffer of the same size (swapped after every round, so
 //! after the even number of rounds the result is back in the caller's), a spill area of
 //! `2·SPILL_SLOTS·32` bytes, the constant table (`20·32` bytes) and the per-round constants
-//! (`ROUNDS·9·8` bytes, or for [`full_rounds`] the `12·9·8` bytes of one half of its table),
+//! (`ROUNDS·9·8` bytes, or for [`full_rounds`] the caller's twelve `PackedConstant`s),
 //! all Rust-owned arrays of those sizes; every access is an offset below those sizes from the
 //! buffer's start (the full rounds' cell pointer `r10` steps through the three values of set
 //! 0, and the offsets from it stay inside the state; the generator checks the offsets and the
@@ -32,7 +32,7 @@
 #![allow(clippy::too_many_lines)]
 
 use super::avx2::Avx2Lane;
-use super::packed::{prepare_const, F, K, K1, M27, M28};
+use super::packed::{prepare_const, PackedConstant, F, K, K1, M27, M28};
 use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
 use core::arch::asm;
 use core::mem::MaybeUninit;
@@ -77,17 +77,11 @@ static ROUND_CONSTANTS: [[u64; 9]; ROUNDS] = {
 /// rounds.
 pub(crate) const FULL_ROUNDS: usize = 4;
 
-/// The limbs of `k + F` for the twelve constants of the first full rounds (schedule indices
-/// 0..12), then for the twelve of the last (95..107): what `add_constant` adds.
-static FULL_ROUND_CONSTANTS: [[u64; 9]; 6 * FULL_ROUNDS] = {
-    let mut t = [[0u64; 9]; 6 * FULL_ROUNDS];
-    let mut j = 0;
-    while j < 6 * FULL_ROUNDS {
-        let index = if j < 3 * FULL_ROUNDS { j } else { j + 83 };
-        t[j] = prepare_const(COMPRESSED_ROUND_CONSTANTS[index]).plus_f;
-        j += 1;
-    }
-    t
+// `full_rounds` reads the `plus_f` limbs of each `PackedConstant` (`#[repr(C)]`) at byte
+// offset 72 of a 144-byte entry.
+const _: () = {
+    assert!(core::mem::offset_of!(PackedConstant, plus_f) == 72);
+    assert!(core::mem::size_of::<PackedConstant>() == 144);
 };
 
 /// Runs partial rounds 1..=82 of the Poseidon permutation (`hades::partial_round_wide`) on two
@@ -1453,20 +1447,20 @@ pub(crate) unsafe fn partial_rounds(state: &mut TwinLimbs) {
     }
 }
 
-/// Runs the first four full rounds of the Poseidon permutation (`last == false`) or the last
-/// four (`last == true`) on two sets of four lanes, in place: `hades::full_round`, with the
-/// same limb arithmetic.
+/// Runs four full rounds of the Poseidon permutation with the prepared round constants `k`
+/// (three per round) on two sets of four lanes, in place: `hades::full_round`, with the same
+/// limb arithmetic.
 ///
 /// # Safety
 /// The CPU must have AVX2. Every limb must be below `7·B` (`B = 2^28 + 16`), the largest
 /// weight `add_constant` accepts; the output limbs are those of `mix` (weights 5, 7, 6).
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, last: bool) {
+pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, k: &[PackedConstant; 3 * FULL_ROUNDS]) {
     let mut spill = MaybeUninit::<Aligned<[[u64; 4]; 2 * SPILL_SLOTS]>>::uninit();
     let a = state.as_mut_ptr();
     let scratch = spill.as_mut_ptr();
     let constants = CONSTANTS.0.as_ptr();
-    let round_constants = FULL_ROUND_CONSTANTS[3 * FULL_ROUNDS * usize::from(last)..].as_ptr();
+    let round_constants = k.as_ptr();
     // SAFETY: AVX2 is present (the caller's guarantee); the assembly accesses only the
     // buffers above, within their sizes (module docs), and declares every register it
     // changes.
@@ -1477,23 +1471,23 @@ pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, last: bool) {
             "mov r10, rdi",
             "mov r11, 3",
             "4:",
-            "vpbroadcastq ymm0, qword ptr [r8 + 0]",
+            "vpbroadcastq ymm0, qword ptr [r8 + 72]",
             "vpaddq ymm0, ymm0, ymmword ptr [r10 + 0]",
-            "vpbroadcastq ymm1, qword ptr [r8 + 8]",
+            "vpbroadcastq ymm1, qword ptr [r8 + 80]",
             "vpaddq ymm1, ymm1, ymmword ptr [r10 + 32]",
-            "vpbroadcastq ymm2, qword ptr [r8 + 16]",
+            "vpbroadcastq ymm2, qword ptr [r8 + 88]",
             "vpaddq ymm2, ymm2, ymmword ptr [r10 + 64]",
-            "vpbroadcastq ymm3, qword ptr [r8 + 24]",
+            "vpbroadcastq ymm3, qword ptr [r8 + 96]",
             "vpaddq ymm3, ymm3, ymmword ptr [r10 + 96]",
-            "vpbroadcastq ymm4, qword ptr [r8 + 32]",
+            "vpbroadcastq ymm4, qword ptr [r8 + 104]",
             "vpaddq ymm4, ymm4, ymmword ptr [r10 + 128]",
-            "vpbroadcastq ymm5, qword ptr [r8 + 40]",
+            "vpbroadcastq ymm5, qword ptr [r8 + 112]",
             "vpaddq ymm5, ymm5, ymmword ptr [r10 + 160]",
-            "vpbroadcastq ymm6, qword ptr [r8 + 48]",
+            "vpbroadcastq ymm6, qword ptr [r8 + 120]",
             "vpaddq ymm6, ymm6, ymmword ptr [r10 + 192]",
-            "vpbroadcastq ymm7, qword ptr [r8 + 56]",
+            "vpbroadcastq ymm7, qword ptr [r8 + 128]",
             "vpaddq ymm7, ymm7, ymmword ptr [r10 + 224]",
-            "vpbroadcastq ymm8, qword ptr [r8 + 64]",
+            "vpbroadcastq ymm8, qword ptr [r8 + 136]",
             "vpaddq ymm8, ymm8, ymmword ptr [r10 + 256]",
             "vpsrlq ymm9, ymm8, 27",
             "vpand ymm8, ymm8, ymmword ptr [rcx + 32]",
@@ -2034,23 +2028,23 @@ pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, last: bool) {
             "vmovdqu ymmword ptr [r10 + 192], ymm5",
             "vmovdqu ymmword ptr [r10 + 224], ymm7",
             "vmovdqu ymmword ptr [r10 + 256], ymm0",
-            "vpbroadcastq ymm0, qword ptr [r8 + 0]",
+            "vpbroadcastq ymm0, qword ptr [r8 + 72]",
             "vpaddq ymm0, ymm0, ymmword ptr [r10 + 864]",
-            "vpbroadcastq ymm1, qword ptr [r8 + 8]",
+            "vpbroadcastq ymm1, qword ptr [r8 + 80]",
             "vpaddq ymm1, ymm1, ymmword ptr [r10 + 896]",
-            "vpbroadcastq ymm2, qword ptr [r8 + 16]",
+            "vpbroadcastq ymm2, qword ptr [r8 + 88]",
             "vpaddq ymm2, ymm2, ymmword ptr [r10 + 928]",
-            "vpbroadcastq ymm3, qword ptr [r8 + 24]",
+            "vpbroadcastq ymm3, qword ptr [r8 + 96]",
             "vpaddq ymm3, ymm3, ymmword ptr [r10 + 960]",
-            "vpbroadcastq ymm4, qword ptr [r8 + 32]",
+            "vpbroadcastq ymm4, qword ptr [r8 + 104]",
             "vpaddq ymm4, ymm4, ymmword ptr [r10 + 992]",
-            "vpbroadcastq ymm5, qword ptr [r8 + 40]",
+            "vpbroadcastq ymm5, qword ptr [r8 + 112]",
             "vpaddq ymm5, ymm5, ymmword ptr [r10 + 1024]",
-            "vpbroadcastq ymm6, qword ptr [r8 + 48]",
+            "vpbroadcastq ymm6, qword ptr [r8 + 120]",
             "vpaddq ymm6, ymm6, ymmword ptr [r10 + 1056]",
-            "vpbroadcastq ymm7, qword ptr [r8 + 56]",
+            "vpbroadcastq ymm7, qword ptr [r8 + 128]",
             "vpaddq ymm7, ymm7, ymmword ptr [r10 + 1088]",
-            "vpbroadcastq ymm8, qword ptr [r8 + 64]",
+            "vpbroadcastq ymm8, qword ptr [r8 + 136]",
             "vpaddq ymm8, ymm8, ymmword ptr [r10 + 1120]",
             "vpsrlq ymm9, ymm8, 27",
             "vpand ymm8, ymm8, ymmword ptr [rcx + 32]",
@@ -2592,7 +2586,7 @@ pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, last: bool) {
             "vmovdqu ymmword ptr [r10 + 1088], ymm7",
             "vmovdqu ymmword ptr [r10 + 1120], ymm0",
             "add r10, 288",
-            "add r8, 72",
+            "add r8, 144",
             "dec r11",
             "jnz 4b",
             "vmovdqu ymm0, ymmword ptr [rdi + 0]",

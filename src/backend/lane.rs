@@ -56,12 +56,15 @@ pub(crate) trait Lane: Copy + Send + Sync + 'static {
     fn twin_partial_rounds(_state: &mut [[Self; 9]; 6]) -> bool {
         false
     }
-    /// Runs the first four (`last == false`) or the last four full rounds of the Poseidon
-    /// permutation (`crate::poseidon::hades::full_round`) on the limbs of two sets of lanes
-    /// (set 0's `a`, `b`, `c`, then set 1's) if this lane type has a fused kernel for them,
-    /// and says whether it did. The default has none.
+    /// Runs four full rounds of the Poseidon permutation (`crate::poseidon::hades::full_round`)
+    /// with the round constants `k` (three per round) on the limbs of two sets of lanes (set
+    /// 0's `a`, `b`, `c`, then set 1's) if this lane type has a fused kernel for them, and says
+    /// whether it did. The default has none.
     #[inline(always)]
-    fn twin_full_rounds(_state: &mut [[Self; 9]; 6], _last: bool) -> bool {
+    fn twin_full_rounds(
+        _state: &mut [[Self; 9]; 6],
+        _k: &[super::packed::PackedConstant; 12],
+    ) -> bool {
         false
     }
     /// All-ones in the lanes where `a == b`, zero elsewhere (for masked selects in curve code;

@@ -81,8 +81,10 @@ pub(crate) const M27: u64 = (1 << 27) - 1;
 /// Limb bound of invariant `I` (exclusive).
 pub(crate) const LIMB_BOUND: u64 = (1 << 28) + 16;
 
-/// A prepared constant: its limbs (`a·2^280 mod p`, canonical) and the same plus [`F`].
+/// A prepared constant: its limbs (`a·2^280 mod p`, canonical) and the same plus [`F`]
+/// (`repr(C)`: the AVX2 full-round kernel reads `plus_f` at a fixed offset).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct PackedConstant {
     pub(crate) limbs: [u64; 9],
     pub(crate) plus_f: [u64; 9],

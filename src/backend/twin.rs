@@ -79,9 +79,13 @@ impl<V: Lane> PackedFelt for Twin<V> {
         ran
     }
     #[inline(always)]
-    fn poseidon_full_rounds(state: &mut [Self; 3], last: bool) -> bool {
+    fn poseidon_full_rounds(state: &mut [Self; 3], k: &[PackedConstant]) -> bool {
+        // The kernels run four rounds (twelve constants) at a time.
+        let Ok(k) = <&[PackedConstant; 12]>::try_from(k) else {
+            return false;
+        };
         let mut limbs = to_limbs(state);
-        let ran = V::twin_full_rounds(&mut limbs, last);
+        let ran = V::twin_full_rounds(&mut limbs, k);
         if ran {
             *state = from_limbs(limbs);
         }
@@ -195,11 +199,12 @@ mod tests {
         }
         let b = LIMB_BOUND;
         let rc = &crate::batch::entry::PACKED.rc;
-        for (last, ks) in [(false, &rc[..12]), (true, &rc[95..])] {
+        for ks in [&rc[..12], &rc[95..]] {
+            let k: &[PackedConstant; 12] = ks.try_into().unwrap();
             same_limbs(
                 [7 * b; 3],
                 // SAFETY: AVX2 checked above; the limbs are below 7·B.
-                |limbs| unsafe { full_rounds(limbs, last) },
+                |limbs| unsafe { full_rounds(limbs, k) },
                 |[mut a, mut b, mut c]| {
                     for k in ks.chunks_exact(3) {
                         (a, b, c) = full_round(a, b, c, k);

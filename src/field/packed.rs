@@ -137,12 +137,12 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
         false
     }
 
-    /// Runs the first four full rounds of the Poseidon permutation (`last == false`) or the
-    /// last four (`crate::poseidon::hades::full_round`, with its weights: inputs of weight at
-    /// most 7) with a fused kernel if this type has one, and says whether it did; the default
-    /// has none and `hades::permute` runs the generic loop.
+    /// Runs the full rounds of the Poseidon permutation whose prepared constants are `k`
+    /// (three per round; `crate::poseidon::hades::full_round`, with its weights: inputs of
+    /// weight at most 7) with a fused kernel if this type has one, and says whether it did;
+    /// the default has none and `hades::permute` runs the generic loop.
     #[inline(always)]
-    fn poseidon_full_rounds(_state: &mut [Self; 3], _last: bool) -> bool {
+    fn poseidon_full_rounds(_state: &mut [Self; 3], _k: &[Self::Constant]) -> bool {
         false
     }
 

@@ -159,7 +159,7 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
     const { assert!(P::MUL_WEIGHTS >= 4) };
     let (first, rest) = rc.split_at(12);
     let (partial, last) = rest.split_at(83);
-    if !P::poseidon_full_rounds(state, false) {
+    if !P::poseidon_full_rounds(state, first) {
         for k in first.chunks_exact(3) {
             let [a, b, c] = *state;
             let (a, b, c) = full_round(a, b, c, k);
@@ -188,7 +188,7 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
     }
     let (a, b, c) = last_partial_round(big_a, s, c);
     *state = [a, b, c];
-    if !P::poseidon_full_rounds(state, true) {
+    if !P::poseidon_full_rounds(state, last) {
         for k in last.chunks_exact(3) {
             let [a, b, c] = *state;
             let (a, b, c) = full_round(a, b, c, k);
