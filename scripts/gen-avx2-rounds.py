@@ -22,9 +22,14 @@ and `full_round`: per cell x = normalize(x + (k + F)), y = x^2 / 2^280 * x / 2^2
 back in place, one cell of both sets per iteration of an inner loop), then the lazy MDS layer
 (t + 2y0, (t + K) - 2y1, (s + K) - 2y2) with s = y0 + y1, t = s + y2.
 
-The products use product scanning with the reduction folded in, exactly as `mont_mul` /
-`mont_square` (columns 0..9 start at 2^28 - 1 so that m_k = ~col & (2^28 - 1) and the carry is
-col >> 28; m_k * p adds m_k << 24, m_k, m_k << 27 to columns k+6, k+7, k+8).
+The products use product scanning with the reduction folded in, as `mont_mul` / `mont_square`
+(columns 0..9 start at 2^28 - 1 so that m_k = ~col & (2^28 - 1) and the carry is col >> 28;
+m_k * p adds m_k << 24, m_k, m_k << 27 to columns k+6, k+7, k+8), with two rewritings that
+give the same m_k, carries and output limbs in fewer operations (`Ir.montgomery`): m_k << 24
+and m_k become one product m_k * 17 * 2^24 in column k+6, and the offset 2^28 - 1 is added
+as 2^56 - 1 to the even columns only. Every value's upper bound is tracked from the kernels'
+input weights, and the generator fails if a column could reach 2^64 or a product operand
+2^32.
 
 How: the round is built as straight-line code over SSA values, once per set; each set's code is
 register-allocated on its own (Belady: on a shortage, spill the value whose next use is
@@ -43,16 +48,44 @@ ROUNDS = 82
 SPILL_SLOTS = 128          # per set, 32 bytes each
 PINNED_M28 = "ymm15"
 REGS = [f"ymm{i}" for i in range(15)]
-CONSTS = ["M28", "M27"] + [f"F{i}" for i in range(9)] + [f"K{i}" for i in range(9)]
+CONSTS = ["M28", "M27"] + [f"F{i}" for i in range(9)] + [f"K{i}" for i in range(9)] + ["C17", "M56"]
+# The values of the constants whose size the column bounds below depend on.
+CONST_VALUES = {"M28": (1 << 28) - 1, "M27": (1 << 27) - 1, "C17": 17 << 24, "M56": (1 << 56) - 1}
+# `LIMB_BOUND` of packed.rs: a limb of weight w is below w * B.
+B = (1 << 28) + 16
 
 
 class Val:
     """An SSA value: `kind` is "tmp" (computed), "mem" (state, in memory at `home`), "const"
-    (a 32-byte constant at `home`) or "bcast" (a 64-bit constant at `home`, broadcast on use)."""
-    __slots__ = ("kind", "home", "slot")
+    (a 32-byte constant at `home`) or "bcast" (a 64-bit constant at `home`, broadcast on use).
+    `hi` is an upper bound of every lane (inclusive), or None where none is tracked."""
+    __slots__ = ("kind", "home", "slot", "hi")
 
-    def __init__(self, kind, home=None):
-        self.kind, self.home, self.slot = kind, home, None
+    def __init__(self, kind, home=None, hi=None):
+        self.kind, self.home, self.slot, self.hi = kind, home, None, hi
+
+
+def bound(name, srcs, imm):
+    """An upper bound of an operation's result from those of its operands (None: unknown).
+    Subtractions are bounded by the minuend: that none underflows is the generic code's
+    bounds analysis (the same limb arithmetic)."""
+    a = srcs[0].hi
+    b = srcs[1].hi if len(srcs) > 1 else None
+    if name in ("and", "andn"):
+        return min(x for x in (a if name == "and" else None, b) if x is not None)
+    if name == "sub":
+        return a
+    if name == "shr":
+        return None if a is None else a >> imm
+    if a is None or (len(srcs) > 1 and b is None):
+        return None
+    if name == "add":
+        return a + b
+    if name == "shl":
+        return a << imm
+    # vpmuludq multiplies the low 32 bits: the operands must fit in them.
+    assert name == "mul" and a < 1 << 32 and b < 1 << 32, (a, b)
+    return a * b
 
 
 class Round:
@@ -62,8 +95,10 @@ class Round:
         self.ops = []
 
     def op(self, name, a, b=None, imm=None):
-        d = Val("tmp")
-        self.ops.append((name, d, [a] if b is None else [a, b], imm))
+        srcs = [a] if b is None else [a, b]
+        d = Val("tmp", hi=bound(name, srcs, imm))
+        assert d.hi is None or d.hi < 1 << 64, (name, d.hi)
+        self.ops.append((name, d, srcs, imm))
         return d
 
     def out(self, addr, v):
@@ -75,31 +110,43 @@ class Ir(Round):
 
     def __init__(self):
         super().__init__()
-        self.const = {n: Val("const", f"[rcx + {i * 32}]") for i, n in enumerate(CONSTS)}
+        self.const = {n: Val("const", f"[rcx + {i * 32}]", CONST_VALUES.get(n))
+                      for i, n in enumerate(CONSTS)}
         self.m28 = self.const["M28"]
 
     def montgomery(self, columns):
-        """columns[k]: the products (x, y) of column k, k = 0..16. Returns the nine limbs."""
-        m28 = self.m28
+        """columns[k]: the products (x, y) of column k, k = 0..16. Returns the nine limbs.
+
+        Two rewritings of the generic columns that leave every m_k, every carry and so every
+        output limb unchanged (what reaches a column only moves by whole units of 2^28
+        between neighbouring columns):
+        - `m_k * p` adds `m_k * 17 * 2^24` to column k+6 as one product (instead of
+          `m_k << 24` there and `m_k` in column k+7: `m_k * 2^28` in column k+6 raises its
+          carry by exactly `m_k`, so column k+7 receives the same sum); and `m_k << 27` to
+          column k+8.
+        - Columns 0, 2, 4, 6, 8 add `2^56 - 1` instead of `2^28 - 1`: its `(2^28 - 1) * 2^28`
+          raises that column's carry by exactly `2^28 - 1`, which is the offset the odd
+          column k+1 needs; half the offset additions.
+        Every column stays below 2^64 (checked with the bounds of the inputs)."""
+        m28, m56, c17 = self.m28, self.const["M56"], self.const["C17"]
         ms, res, carry = [], [], None
         for k in range(18):
             acc = None
             for x, y in (columns[k] if k < 17 else []):
                 p = self.op("mul", x, y)
                 acc = p if acc is None else self.op("add", acc, p)
-            if k <= 9:
-                acc = m28 if acc is None else self.op("add", acc, m28)
+            if k <= 9 and k % 2 == 0:
+                acc = m56 if acc is None else self.op("add", acc, m56)
             terms = []
             if 0 <= k - 6 <= 9:
-                terms.append(self.op("shl", ms[k - 6], imm=24))
-            if 0 <= k - 7 <= 9:
-                terms.append(ms[k - 7])
+                terms.append(self.op("mul", ms[k - 6], c17))
             if 0 <= k - 8 <= 9:
                 terms.append(self.op("shl", ms[k - 8], imm=27))
             for t in terms:
                 acc = t if acc is None else self.op("add", acc, t)
             if carry is not None:
                 acc = self.op("add", acc, carry)
+            assert acc.hi is not None and acc.hi < 1 << 64, (k, acc.hi)
             if k <= 9:
                 ms.append(self.op("andn", acc, m28))
             else:
@@ -135,7 +182,11 @@ class Ir(Round):
         s[7] = r.op("sub", s[7], h)
         c = [r.op("shr", s[i], imm=28) for i in range(8)]
         m = [r.op("and", s[i], m28) for i in range(8)] + [s[8]]
-        return [m[0]] + [r.op("add", m[i + 1], c[i]) for i in range(8)]
+        out = [m[0]] + [r.op("add", m[i + 1], c[i]) for i in range(8)]
+        for v in out:
+            # The output satisfies the invariant `I` (packed.rs: `normalize`).
+            v.hi = B - 1
+        return out
 
 
 def limb_addr(base, sid, v, i):
@@ -149,7 +200,9 @@ def limb_addr(base, sid, v, i):
 def build_partial(sid):
     """One partial round (`partial_round_wide`) of set sid, from the state at rdi to rsi."""
     r = Ir()
-    A, S, C = ([Val("mem", limb_addr("rdi", sid, v, i)) for i in range(9)] for v in range(3))
+    # The weights of `partial_round_wide`'s input: A below 3B, s below B, c below 4B.
+    A, S, C = ([Val("mem", limb_addr("rdi", sid, v, i), w * B - 1) for i in range(9)]
+               for v, w in enumerate((3, 1, 4)))
     d = [r.op("add", C[i], C[i]) for i in range(9)]
     z = r.mul(r.square(C, d), d)
     t = [r.op("add", r.op("add", r.op("add", A[i], A[i]), z[i]), r.const[f"F{i}"])
@@ -170,7 +223,7 @@ def build_sbox(sid):
     `TwinLimbs` whose set 0 starts at r10) becomes `cube(add_constant(x, k))`, with the
     `PackedConstant` k at r8 (its limbs of k + F, `plus_f`, at byte offset 72)."""
     r = Ir()
-    X = [Val("mem", limb_addr("r10", sid, 0, i)) for i in range(9)]
+    X = [Val("mem", limb_addr("r10", sid, 0, i), 7 * B - 1) for i in range(9)]
     kf = [Val("bcast", f"[r8 + {72 + 8 * i}]") for i in range(9)]
     x = r.normalize([r.op("add", X[i], kf[i]) for i in range(9)])
     d = [r.op("add", x[i], x[i]) for i in range(9)]
@@ -329,8 +382,9 @@ HEADER = '''//! The rounds of the Poseidon permutation on two sets of four AVX2 
 //!
 //! The assembly computes exactly `partial_round_wide` and `full_round` of
 //! `crate::poseidon::hades` on the 9×28-bit limbs of `Packed<Avx2Lane>`, with the same limb arithmetic (the same Montgomery
-//! columns, the same normalisation, the same lazy sums), so its output limbs are
-//! bit-identical to the generic code's; the tests of `super::twin` compare them on random
+//! digits and carries, the same normalisation, the same lazy sums), so its output limbs are
+//! bit-identical to the generic code's (two rewritings of the Montgomery columns save 30
+//! operations per S-box without changing a digit: see the generator); the tests of `super::twin` compare them on random
 //! states and on states whose limbs sit at the largest values the weights allow. What differs
 //! is register allocation and order: each set's round (or S-box, or MDS layer) is allocated on
 //! its own over fifteen `ymm`
@@ -344,7 +398,7 @@ HEADER = '''//! The rounds of the Poseidon permutation on two sets of four AVX2 
 //! reads and writes only these buffers: the state (`6·9·32` bytes) and, for
 //! [`partial_rounds`], a second state buffer of the same size (swapped after every round, so
 //! after the even number of rounds the result is back in the caller's), a spill area of
-//! `2·SPILL_SLOTS·32` bytes, the constant table (`20·32` bytes) and the per-round constants
+//! `2·SPILL_SLOTS·32` bytes, the constant table (`22·32` bytes) and the per-round constants
 //! (`ROUNDS·9·8` bytes, or for [`full_rounds`] the caller's twelve `PackedConstant`s),
 //! all Rust-owned arrays of those sizes; every access is an offset below those sizes from the
 //! buffer's start (the full rounds' cell pointer `r10` steps through the three values of set
@@ -373,12 +427,17 @@ pub(crate) type TwinLimbs = [[Avx2Lane; 9]; 6];
 #[repr(C, align(32))]
 struct Aligned<T>(T);
 
-/// `2^28 − 1`, `2^27 − 1`, the limbs of `F` and those of `K`, each in four lanes.
-static CONSTANTS: Aligned<[[u64; 4]; 20]> = Aligned([
+/// `2^28 − 1`, `2^27 − 1`, the limbs of `F` and those of `K`, `17·2^24` and `2^56 − 1`, each
+/// in four lanes.
+static CONSTANTS: Aligned<[[u64; 4]; 22]> = Aligned([
     [M28; 4], [M27; 4], [F[0]; 4], [F[1]; 4], [F[2]; 4], [F[3]; 4], [F[4]; 4], [F[5]; 4],
     [F[6]; 4], [F[7]; 4], [F[8]; 4], [K[0]; 4], [K[1]; 4], [K[2]; 4], [K[3]; 4], [K[4]; 4],
-    [K[5]; 4], [K[6]; 4], [K[7]; 4], [K[8]; 4],
+    [K[5]; 4], [K[6]; 4], [K[7]; 4], [K[8]; 4], [C17; 4], [M56; 4],
 ]);
+/// `17·2^24`: `m_k·p` adds `m_k·17·2^24` at column `k + 6` (limbs 6 and 7 of p, as one product).
+const C17: u64 = 17 << 24;
+/// `2^56 − 1`: the offset of two reduction columns at once (the generator's `montgomery`).
+const M56: u64 = (1 << 56) - 1;
 
 /// Per round, the limbs of the round constant `k` plus `K1` (what `c' = s + k − z` adds).
 static ROUND_CONSTANTS: [[u64; 9]; ROUNDS] = {

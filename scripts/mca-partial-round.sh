@@ -32,7 +32,8 @@ trap 'rm -rf "$work"' EXIT
 objdump -d --no-show-raw-insn -C "$bin" >"$work/all.s"
 
 # The partial-round loop: inside `avx2_twin::hash2`, a backward jump whose body holds between
-# 1000 and 3000 instructions, among them the four products of a round (252 `vpmuludq`). The
+# 1000 and 3000 instructions, among them the four products of a round (252 `vpmuludq`, 292
+# since the reduction's m_k * 17 * 2^24 became a product in session 14). The
 # rolled full rounds have such a loop too (one S-box per iteration), nested in the loop over
 # the rounds; the partial-round loop is the one neither nested in nor containing another.
 python3 - "$work/all.s" "$work/loop.s" <<'EOF'
@@ -54,7 +55,7 @@ for addr, op, args in insns:
     if op.startswith("j") and t and int(t.group(1), 16) < addr:
         lo = int(t.group(1), 16)
         body = [x for x in insns if lo <= x[0] < addr]
-        if 1000 <= len(body) <= 3000 and sum(1 for x in body if x[1] == "vpmuludq") == 252:
+        if 1000 <= len(body) <= 3000 and sum(1 for x in body if x[1] == "vpmuludq") in (252, 292):
             cands.append((lo, addr, body))
 def overlaps(a, b):
     return a is not b and a[0] <= b[1] and b[0] <= a[1]
