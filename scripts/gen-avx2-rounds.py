@@ -22,12 +22,11 @@ and `full_round`: per cell x = normalize(x + (k + F)), y = x^2 / 2^280 * x / 2^2
 back in place, one cell of both sets per iteration of an inner loop), then the lazy MDS layer
 (t + 2y0, (t + K) - 2y1, (s + K) - 2y2) with s = y0 + y1, t = s + y2.
 
-The products use product scanning with the reduction folded in, as `mont_mul` / `mont_square`
-(columns 0..9 start at 2^28 - 1 so that m_k = ~col & (2^28 - 1) and the carry is col >> 28;
-m_k * p adds m_k << 24, m_k, m_k << 27 to columns k+6, k+7, k+8), with two rewritings that
-give the same m_k, carries and output limbs in fewer operations (`Ir.montgomery`): m_k << 24
-and m_k become one product m_k * 17 * 2^24 in column k+6, and the offset 2^28 - 1 is added
-as 2^56 - 1 to the even columns only. Every value's upper bound is tracked from the kernels'
+The products use product scanning with the reduction folded in, exactly as `mont_mul` /
+`mont_square` (reduction columns 0..9 hold an offset of 2^28 - 1, added as 2^56 - 1 to the
+even columns only, so that m_k = ~col & (2^28 - 1) and the carry is col >> 28; m_k * p adds
+m_k * 17 * 2^24 to column k+6 and m_k << 27 to column k+8; `Ir.montgomery` says why these
+give the digits of the textbook columns). Every value's upper bound is tracked from the kernels'
 input weights, and the generator fails if a column could reach 2^64 or a product operand
 2^32.
 
@@ -117,8 +116,9 @@ class Ir(Round):
     def montgomery(self, columns):
         """columns[k]: the products (x, y) of column k, k = 0..16. Returns the nine limbs.
 
-        Two rewritings of the generic columns that leave every m_k, every carry and so every
-        output limb unchanged (what reaches a column only moves by whole units of 2^28
+        Two rewritings of the textbook columns (2^28 - 1 in every reduction column; m_k << 24,
+        m_k, m_k << 27 in columns k+6, k+7, k+8) that leave every m_k, every carry and so every
+        output limb unchanged; packed.rs's `mont_mul` / `mont_square` make the same ones (what reaches a column only moves by whole units of 2^28
         between neighbouring columns):
         - `m_k * p` adds `m_k * 17 * 2^24` to column k+6 as one product (instead of
           `m_k << 24` there and `m_k` in column k+7: `m_k * 2^28` in column k+6 raises its
@@ -383,8 +383,7 @@ HEADER = '''//! The rounds of the Poseidon permutation on two sets of four AVX2 
 //! The assembly computes exactly `partial_round_wide` and `full_round` of
 //! `crate::poseidon::hades` on the 9×28-bit limbs of `Packed<Avx2Lane>`, with the same limb arithmetic (the same Montgomery
 //! digits and carries, the same normalisation, the same lazy sums), so its output limbs are
-//! bit-identical to the generic code's (two rewritings of the Montgomery columns save 30
-//! operations per S-box without changing a digit: see the generator); the tests of `super::twin` compare them on random
+//! bit-identical to the generic code's; the tests of `super::twin` compare them on random
 //! states and on states whose limbs sit at the largest values the weights allow. What differs
 //! is register allocation and order: each set's round (or S-box, or MDS layer) is allocated on
 //! its own over fifteen `ymm`
@@ -410,7 +409,7 @@ HEADER = '''//! The rounds of the Poseidon permutation on two sets of four AVX2 
 #![allow(clippy::too_many_lines)]
 
 use super::avx2::Avx2Lane;
-use super::packed::{prepare_const, PackedConstant, F, K, K1, M27, M28};
+use super::packed::{prepare_const, PackedConstant, C17, F, K, K1, M27, M28, M56};
 use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
 use core::arch::asm;
 use core::mem::MaybeUninit;
@@ -434,10 +433,6 @@ static CONSTANTS: Aligned<[[u64; 4]; 22]> = Aligned([
     [F[6]; 4], [F[7]; 4], [F[8]; 4], [K[0]; 4], [K[1]; 4], [K[2]; 4], [K[3]; 4], [K[4]; 4],
     [K[5]; 4], [K[6]; 4], [K[7]; 4], [K[8]; 4], [C17; 4], [M56; 4],
 ]);
-/// `17·2^24`: `m_k·p` adds `m_k·17·2^24` at column `k + 6` (limbs 6 and 7 of p, as one product).
-const C17: u64 = 17 << 24;
-/// `2^56 − 1`: the offset of two reduction columns at once (the generator's `montgomery`).
-const M56: u64 = (1 << 56) - 1;
 
 /// Per round, the limbs of the round constant `k` plus `K1` (what `c' = s + k − z` adds).
 static ROUND_CONSTANTS: [[u64; 9]; ROUNDS] = {

@@ -6,8 +6,7 @@
 //! The assembly computes exactly `partial_round_wide` and `full_round` of
 //! `crate::poseidon::hades` on the 9×28-bit limbs of `Packed<Avx2Lane>`, with the same limb arithmetic (the same Montgomery
 //! digits and carries, the same normalisation, the same lazy sums), so its output limbs are
-//! bit-identical to the generic code's (two rewritings of the Montgomery columns save 30
-//! operations per S-box without changing a digit: see the generator); the tests of `super::twin` compare them on random
+//! bit-identical to the generic code's; the tests of `super::twin` compare them on random
 //! states and on states whose limbs sit at the largest values the weights allow. What differs
 //! is register allocation and order: each set's round (or S-box, or MDS layer) is allocated on
 //! its own over fifteen `ymm`
@@ -33,7 +32,7 @@
 #![allow(clippy::too_many_lines)]
 
 use super::avx2::Avx2Lane;
-use super::packed::{prepare_const, PackedConstant, F, K, K1, M27, M28};
+use super::packed::{prepare_const, PackedConstant, C17, F, K, K1, M27, M28, M56};
 use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
 use core::arch::asm;
 use core::mem::MaybeUninit;
@@ -57,10 +56,6 @@ static CONSTANTS: Aligned<[[u64; 4]; 22]> = Aligned([
     [F[6]; 4], [F[7]; 4], [F[8]; 4], [K[0]; 4], [K[1]; 4], [K[2]; 4], [K[3]; 4], [K[4]; 4],
     [K[5]; 4], [K[6]; 4], [K[7]; 4], [K[8]; 4], [C17; 4], [M56; 4],
 ]);
-/// `17·2^24`: `m_k·p` adds `m_k·17·2^24` at column `k + 6` (limbs 6 and 7 of p, as one product).
-const C17: u64 = 17 << 24;
-/// `2^56 − 1`: the offset of two reduction columns at once (the generator's `montgomery`).
-const M56: u64 = (1 << 56) - 1;
 
 /// Per round, the limbs of the round constant `k` plus `K1` (what `c' = s + k − z` adds).
 static ROUND_CONSTANTS: [[u64; 9]; ROUNDS] = {

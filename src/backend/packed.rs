@@ -78,6 +78,10 @@ use crate::field::{Felt, PackedFelt, MUL_WEIGHT, NORMALIZE_WEIGHT};
 pub(crate) const M28: u64 = (1 << 28) - 1;
 /// 27-bit mask for the top limb.
 pub(crate) const M27: u64 = (1 << 27) - 1;
+/// `2^56 − 1`: the offset [`mont_mul`] adds to the even reduction columns (two columns' worth).
+pub(crate) const M56: u64 = (1 << 56) - 1;
+/// `17·2^24`: `m_k·p` adds `m_k·17·2^24` to column `k + 6` ([`mont_mul`]).
+pub(crate) const C17: u64 = 17 << 24;
 /// Limb bound of invariant `I` (exclusive).
 pub(crate) const LIMB_BOUND: u64 = (1 << 28) + 16;
 
@@ -231,7 +235,9 @@ const _: () = {
     // Multiplication with inputs of weight MUL_WEIGHT: every column fits in 64 bits.
     let x = MUL_WEIGHT as u128 * b as u128;
     assert!(x < 1 << 32);
-    let column = 9 * x * x + (1u128 << 28) * ((1 << 27) + (1 << 24) + 1) + (1u128 << 36);
+    // Products, the offset 2^56 - 1, m·17·2^24 and m·2^27 (m < 2^28), the carry.
+    let column =
+        9 * x * x + (1u128 << 56) + (1u128 << 28) * ((17 << 24) + (1 << 27)) + (1u128 << 36);
     assert!(column < 1 << 64);
 };
 
@@ -320,30 +326,38 @@ fn normalize<V: Lane>(mut s: [V; 9]) -> [V; 9] {
 ///
 /// Generated straight-line code (LLVM does not fully unroll the nested loops, and a rolled
 /// loop keeps the limbs in memory), in product-scanning order: column `k` is summed and
-/// immediately reduced. Reduction columns `k <= 9` start at `2^28 - 1`, so that with
+/// immediately reduced. Reduction columns `k <= 9` hold an offset of `2^28 - 1`, so that with
 /// `col = true + 2^28 - 1`: `m_k = -true mod 2^28 = (2^28 - 1 - col) mod 2^28` and the carry
 /// `(true + m_k)/2^28 = ceil(true/2^28) = col >> 28`; `m_k·p` adds `m_k·2^24`, `m_k` and
-/// `m_k·2^27` to columns `k+6`, `k+7`, `k+8`.
+/// `m_k·2^27` to columns `k+6`, `k+7`, `k+8`. Two rewritings give the same digits, carries
+/// and output limbs with fewer operations (session 14): the even columns start at
+/// [`M56`] `= (2^28 - 1)(2^28 + 1)` and the odd ones at zero (the extra `(2^28 - 1)·2^28`
+/// raises the even column's carry by exactly the odd column's offset); and `m_k·2^24` in
+/// column `k+6` with `m_k` in column `k+7` is one product `m_k·17·2^24` in column `k+6`
+/// (`m_k·2^28` there raises its carry by exactly `m_k`). The bound of a column is checked
+/// at compile time (`9·x² + 2^56 + 2^28·(17·2^24 + 2^27) + 2^36 < 2^64`).
 #[inline(always)]
 pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
     let m28 = V::splat(M28);
+    let m56 = V::splat(M56);
+    let k17 = V::splat(C17);
     let z = V::splat(0);
-    let c0 = m28.mul32_add(a[0], b[0]);
+    let c0 = m56.mul32_add(a[0], b[0]);
     let col = c0;
     let m0 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c1 = m28.mul32_add(a[0], b[1]).mul32_add(a[1], b[0]);
+    let c1 = z.mul32_add(a[0], b[1]).mul32_add(a[1], b[0]);
     let col = c1.add(carry);
     let m1 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c2 = m28
+    let c2 = m56
         .mul32_add(a[0], b[2])
         .mul32_add(a[1], b[1])
         .mul32_add(a[2], b[0]);
     let col = c2.add(carry);
     let m2 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c3 = m28
+    let c3 = z
         .mul32_add(a[0], b[3])
         .mul32_add(a[1], b[2])
         .mul32_add(a[2], b[1])
@@ -351,7 +365,7 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
     let col = c3.add(carry);
     let m3 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c4 = m28
+    let c4 = m56
         .mul32_add(a[0], b[4])
         .mul32_add(a[1], b[3])
         .mul32_add(a[2], b[2])
@@ -360,7 +374,7 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
     let col = c4.add(carry);
     let m4 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c5 = m28
+    let c5 = z
         .mul32_add(a[0], b[5])
         .mul32_add(a[1], b[4])
         .mul32_add(a[2], b[3])
@@ -370,7 +384,7 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
     let col = c5.add(carry);
     let m5 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c6 = m28
+    let c6 = m56
         .mul32_add(a[0], b[6])
         .mul32_add(a[1], b[5])
         .mul32_add(a[2], b[4])
@@ -378,10 +392,10 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[4], b[2])
         .mul32_add(a[5], b[1])
         .mul32_add(a[6], b[0]);
-    let col = c6.add(m0.shl::<24>()).add(carry);
+    let col = c6.mul32_add(m0, k17).add(carry);
     let m6 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c7 = m28
+    let c7 = z
         .mul32_add(a[0], b[7])
         .mul32_add(a[1], b[6])
         .mul32_add(a[2], b[5])
@@ -390,10 +404,10 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[5], b[2])
         .mul32_add(a[6], b[1])
         .mul32_add(a[7], b[0]);
-    let col = c7.add(m1.shl::<24>()).add(m0).add(carry);
+    let col = c7.mul32_add(m1, k17).add(carry);
     let m7 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c8 = m28
+    let c8 = m56
         .mul32_add(a[0], b[8])
         .mul32_add(a[1], b[7])
         .mul32_add(a[2], b[6])
@@ -403,14 +417,10 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[2])
         .mul32_add(a[7], b[1])
         .mul32_add(a[8], b[0]);
-    let col = c8
-        .add(m2.shl::<24>())
-        .add(m1)
-        .add(m0.shl::<27>())
-        .add(carry);
+    let col = c8.mul32_add(m2, k17).add(m0.shl::<27>()).add(carry);
     let m8 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
-    let c9 = m28
+    let c9 = z
         .mul32_add(a[1], b[8])
         .mul32_add(a[2], b[7])
         .mul32_add(a[3], b[6])
@@ -419,11 +429,7 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[3])
         .mul32_add(a[7], b[2])
         .mul32_add(a[8], b[1]);
-    let col = c9
-        .add(m3.shl::<24>())
-        .add(m2)
-        .add(m1.shl::<27>())
-        .add(carry);
+    let col = c9.mul32_add(m3, k17).add(m1.shl::<27>()).add(carry);
     let m9 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let c10 = z
@@ -434,11 +440,7 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[4])
         .mul32_add(a[7], b[3])
         .mul32_add(a[8], b[2]);
-    let col = c10
-        .add(m4.shl::<24>())
-        .add(m3)
-        .add(m2.shl::<27>())
-        .add(carry);
+    let col = c10.mul32_add(m4, k17).add(m2.shl::<27>()).add(carry);
     let r0 = col.and(m28);
     let carry = col.shr::<28>();
     let c11 = z
@@ -448,11 +450,7 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[5])
         .mul32_add(a[7], b[4])
         .mul32_add(a[8], b[3]);
-    let col = c11
-        .add(m5.shl::<24>())
-        .add(m4)
-        .add(m3.shl::<27>())
-        .add(carry);
+    let col = c11.mul32_add(m5, k17).add(m3.shl::<27>()).add(carry);
     let r1 = col.and(m28);
     let carry = col.shr::<28>();
     let c12 = z
@@ -461,11 +459,7 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[6])
         .mul32_add(a[7], b[5])
         .mul32_add(a[8], b[4]);
-    let col = c12
-        .add(m6.shl::<24>())
-        .add(m5)
-        .add(m4.shl::<27>())
-        .add(carry);
+    let col = c12.mul32_add(m6, k17).add(m4.shl::<27>()).add(carry);
     let r2 = col.and(m28);
     let carry = col.shr::<28>();
     let c13 = z
@@ -473,34 +467,22 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
         .mul32_add(a[6], b[7])
         .mul32_add(a[7], b[6])
         .mul32_add(a[8], b[5]);
-    let col = c13
-        .add(m7.shl::<24>())
-        .add(m6)
-        .add(m5.shl::<27>())
-        .add(carry);
+    let col = c13.mul32_add(m7, k17).add(m5.shl::<27>()).add(carry);
     let r3 = col.and(m28);
     let carry = col.shr::<28>();
     let c14 = z
         .mul32_add(a[6], b[8])
         .mul32_add(a[7], b[7])
         .mul32_add(a[8], b[6]);
-    let col = c14
-        .add(m8.shl::<24>())
-        .add(m7)
-        .add(m6.shl::<27>())
-        .add(carry);
+    let col = c14.mul32_add(m8, k17).add(m6.shl::<27>()).add(carry);
     let r4 = col.and(m28);
     let carry = col.shr::<28>();
     let c15 = z.mul32_add(a[7], b[8]).mul32_add(a[8], b[7]);
-    let col = c15
-        .add(m9.shl::<24>())
-        .add(m8)
-        .add(m7.shl::<27>())
-        .add(carry);
+    let col = c15.mul32_add(m9, k17).add(m7.shl::<27>()).add(carry);
     let r5 = col.and(m28);
     let carry = col.shr::<28>();
     let c16 = z.mul32_add(a[8], b[8]);
-    let col = c16.add(m9).add(m8.shl::<27>()).add(carry);
+    let col = c16.add(m8.shl::<27>()).add(carry);
     let r6 = col.and(m28);
     let carry = col.shr::<28>();
     let col = m9.shl::<27>().add(carry);
@@ -514,28 +496,30 @@ pub(crate) fn mont_mul<V: Lane>(a: &[V; 9], b: &[V; 9]) -> [V; 9] {
 #[inline(always)]
 pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
     let m28 = V::splat(M28);
+    let m56 = V::splat(M56);
+    let k17 = V::splat(C17);
     let z = V::splat(0);
-    let c0 = z.mul32_add(a[0], a[0]).add(m28);
+    let c0 = z.mul32_add(a[0], a[0]).add(m56);
     let col = c0;
     let m0 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let x1 = z.mul32_add(a[0], a[1]);
-    let c1 = x1.add(x1).add(m28);
+    let c1 = x1.add(x1);
     let col = c1.add(carry);
     let m1 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let x2 = z.mul32_add(a[0], a[2]);
-    let c2 = x2.add(x2).mul32_add(a[1], a[1]).add(m28);
+    let c2 = x2.add(x2).mul32_add(a[1], a[1]).add(m56);
     let col = c2.add(carry);
     let m2 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let x3 = z.mul32_add(a[0], a[3]).mul32_add(a[1], a[2]);
-    let c3 = x3.add(x3).add(m28);
+    let c3 = x3.add(x3);
     let col = c3.add(carry);
     let m3 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let x4 = z.mul32_add(a[0], a[4]).mul32_add(a[1], a[3]);
-    let c4 = x4.add(x4).mul32_add(a[2], a[2]).add(m28);
+    let c4 = x4.add(x4).mul32_add(a[2], a[2]).add(m56);
     let col = c4.add(carry);
     let m4 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
@@ -543,7 +527,7 @@ pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
         .mul32_add(a[0], a[5])
         .mul32_add(a[1], a[4])
         .mul32_add(a[2], a[3]);
-    let c5 = x5.add(x5).add(m28);
+    let c5 = x5.add(x5);
     let col = c5.add(carry);
     let m5 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
@@ -551,8 +535,8 @@ pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
         .mul32_add(a[0], a[6])
         .mul32_add(a[1], a[5])
         .mul32_add(a[2], a[4]);
-    let c6 = x6.add(x6).mul32_add(a[3], a[3]).add(m28);
-    let col = c6.add(m0.shl::<24>()).add(carry);
+    let c6 = x6.add(x6).mul32_add(a[3], a[3]).add(m56);
+    let col = c6.mul32_add(m0, k17).add(carry);
     let m6 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let x7 = z
@@ -560,8 +544,8 @@ pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
         .mul32_add(a[1], a[6])
         .mul32_add(a[2], a[5])
         .mul32_add(a[3], a[4]);
-    let c7 = x7.add(x7).add(m28);
-    let col = c7.add(m1.shl::<24>()).add(m0).add(carry);
+    let c7 = x7.add(x7);
+    let col = c7.mul32_add(m1, k17).add(carry);
     let m7 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let x8 = z
@@ -569,12 +553,8 @@ pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
         .mul32_add(a[1], a[7])
         .mul32_add(a[2], a[6])
         .mul32_add(a[3], a[5]);
-    let c8 = x8.add(x8).mul32_add(a[4], a[4]).add(m28);
-    let col = c8
-        .add(m2.shl::<24>())
-        .add(m1)
-        .add(m0.shl::<27>())
-        .add(carry);
+    let c8 = x8.add(x8).mul32_add(a[4], a[4]).add(m56);
+    let col = c8.mul32_add(m2, k17).add(m0.shl::<27>()).add(carry);
     let m8 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let x9 = z
@@ -582,12 +562,8 @@ pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
         .mul32_add(a[2], a[7])
         .mul32_add(a[3], a[6])
         .mul32_add(a[4], a[5]);
-    let c9 = x9.add(x9).add(m28);
-    let col = c9
-        .add(m3.shl::<24>())
-        .add(m2)
-        .add(m1.shl::<27>())
-        .add(carry);
+    let c9 = x9.add(x9);
+    let col = c9.mul32_add(m3, k17).add(m1.shl::<27>()).add(carry);
     let m9 = m28.sub(col).and(m28);
     let carry = col.shr::<28>();
     let x10 = z
@@ -595,11 +571,7 @@ pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
         .mul32_add(a[3], a[7])
         .mul32_add(a[4], a[6]);
     let c10 = x10.add(x10).mul32_add(a[5], a[5]);
-    let col = c10
-        .add(m4.shl::<24>())
-        .add(m3)
-        .add(m2.shl::<27>())
-        .add(carry);
+    let col = c10.mul32_add(m4, k17).add(m2.shl::<27>()).add(carry);
     let r0 = col.and(m28);
     let carry = col.shr::<28>();
     let x11 = z
@@ -607,51 +579,31 @@ pub(crate) fn mont_square<V: Lane>(a: &[V; 9]) -> [V; 9] {
         .mul32_add(a[4], a[7])
         .mul32_add(a[5], a[6]);
     let c11 = x11.add(x11);
-    let col = c11
-        .add(m5.shl::<24>())
-        .add(m4)
-        .add(m3.shl::<27>())
-        .add(carry);
+    let col = c11.mul32_add(m5, k17).add(m3.shl::<27>()).add(carry);
     let r1 = col.and(m28);
     let carry = col.shr::<28>();
     let x12 = z.mul32_add(a[4], a[8]).mul32_add(a[5], a[7]);
     let c12 = x12.add(x12).mul32_add(a[6], a[6]);
-    let col = c12
-        .add(m6.shl::<24>())
-        .add(m5)
-        .add(m4.shl::<27>())
-        .add(carry);
+    let col = c12.mul32_add(m6, k17).add(m4.shl::<27>()).add(carry);
     let r2 = col.and(m28);
     let carry = col.shr::<28>();
     let x13 = z.mul32_add(a[5], a[8]).mul32_add(a[6], a[7]);
     let c13 = x13.add(x13);
-    let col = c13
-        .add(m7.shl::<24>())
-        .add(m6)
-        .add(m5.shl::<27>())
-        .add(carry);
+    let col = c13.mul32_add(m7, k17).add(m5.shl::<27>()).add(carry);
     let r3 = col.and(m28);
     let carry = col.shr::<28>();
     let x14 = z.mul32_add(a[6], a[8]);
     let c14 = x14.add(x14).mul32_add(a[7], a[7]);
-    let col = c14
-        .add(m8.shl::<24>())
-        .add(m7)
-        .add(m6.shl::<27>())
-        .add(carry);
+    let col = c14.mul32_add(m8, k17).add(m6.shl::<27>()).add(carry);
     let r4 = col.and(m28);
     let carry = col.shr::<28>();
     let x15 = z.mul32_add(a[7], a[8]);
     let c15 = x15.add(x15);
-    let col = c15
-        .add(m9.shl::<24>())
-        .add(m8)
-        .add(m7.shl::<27>())
-        .add(carry);
+    let col = c15.mul32_add(m9, k17).add(m7.shl::<27>()).add(carry);
     let r5 = col.and(m28);
     let carry = col.shr::<28>();
     let c16 = z.mul32_add(a[8], a[8]);
-    let col = c16.add(m9).add(m8.shl::<27>()).add(carry);
+    let col = c16.add(m8.shl::<27>()).add(carry);
     let r6 = col.and(m28);
     let carry = col.shr::<28>();
     let col = m9.shl::<27>().add(carry);
