@@ -52,6 +52,8 @@ pub(crate) trait Lane: Copy + Send + Sync + 'static {
     /// (`crate::poseidon::hades::partial_round_wide`) on the limbs of two sets of lanes
     /// (set 0's `A`, `s`, `c`, then set 1's) if this lane type has a fused kernel for them, and
     /// says whether it did. The default has none.
+    // Only `twin::Twin` (x86-64, `avx2_twin`) calls it.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     #[inline(always)]
     fn twin_partial_rounds(_state: &mut [[Self; 9]; 6]) -> bool {
         false
@@ -60,6 +62,8 @@ pub(crate) trait Lane: Copy + Send + Sync + 'static {
     /// with the round constants `k` (three per round) on the limbs of two sets of lanes (set
     /// 0's `a`, `b`, `c`, then set 1's) if this lane type has a fused kernel for them, and says
     /// whether it did. The default has none.
+    // Only `twin::Twin` (x86-64, `avx2_twin`) calls it.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     #[inline(always)]
     fn twin_full_rounds(
         _state: &mut [[Self; 9]; 6],

@@ -24,6 +24,8 @@ pub(crate) mod packed;
 pub(crate) mod portable;
 pub(crate) mod scalar;
 pub(crate) mod select;
+// Only the AVX2 backend runs two sets of lanes (`avx2_twin`); elsewhere the type is unused.
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod twin;
 
 #[cfg(target_arch = "x86_64")]
