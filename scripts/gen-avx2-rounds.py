@@ -117,9 +117,9 @@ class Ir(Round):
         """columns[k]: the products (x, y) of column k, k = 0..16. Returns the nine limbs.
 
         Two rewritings of the textbook columns (2^28 - 1 in every reduction column; m_k << 24,
-        m_k, m_k << 27 in columns k+6, k+7, k+8) that leave every m_k, every carry and so every
-        output limb unchanged; packed.rs's `mont_mul` / `mont_square` make the same ones (what reaches a column only moves by whole units of 2^28
-        between neighbouring columns):
+        m_k, m_k << 27 in columns k+6, k+7, k+8) leave every m_k, every carry and so every
+        output limb unchanged, because what reaches a column only moves by whole units of 2^28
+        between neighbouring columns (packed.rs's `mont_mul` / `mont_square` make the same):
         - `m_k * p` adds `m_k * 17 * 2^24` to column k+6 as one product (instead of
           `m_k << 24` there and `m_k` in column k+7: `m_k * 2^28` in column k+6 raises its
           carry by exactly `m_k`, so column k+7 receives the same sum); and `m_k << 27` to
