@@ -374,7 +374,7 @@ fn backend_names_and_errors() {
         let want = if b.name() == "avx512ifma" { 8 } else { 4 };
         assert_eq!(b.lanes(), want, "{b}");
         let want = match b.name() {
-            "avx512ifma" => 8,
+            "avx512ifma" => 16,
             "avx2" => 8,
             "neon" => 4,
             _ => 1,

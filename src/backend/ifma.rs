@@ -16,14 +16,17 @@
 //!
 //! # Multiplication (product scanning, reduction folded in)
 //! The 25 limb products `a_i·b_j < 2^104` are split by IFMA into a low half (bits 0..52, added
-//! to column `i+j`) and a high half (bits 52..104, added to column `i+j+1`); low and high
-//! halves accumulate in separate registers (two dependency chains per column, at most five
-//! deep). A column holds at most 10 halves below 2^52, at most 4 reduction halves and a carry
-//! below 16: below 2^56, far inside a 64-bit lane. For `k = 0..5`, with `col = c_k + carry`:
+//! to column `i+j`) and a high half (bits 52..104, added to column `i+j+1`), each straight into
+//! the column's accumulator (one chain per column, at most ten deep; the square adds its cross
+//! products, doubles the columns, then adds the five squares). A column holds at most 10
+//! halves below 2^52, at most 4 reduction halves, the offset `2^52 - 1` and a carry below 16:
+//! below 2^56, far inside a 64-bit lane. For `k = 0..5`, with `col = c_k + carry`:
 //! `m_k = -col mod 2^52`, the carry is `ceil(col/2^52) = (col + 2^52 - 1) >> 52` (independent
-//! of `m_k`, so the two run in parallel), and `m_k·p` adds `m_k` to column `k` (absorbed in the
-//! carry), `m_k·17·2^36` and `m_k·2^43` to columns `k+3`, `k+4` (four IFMA with constant
-//! operands; the lane holds `-col` unmasked, since IFMA reads only its low 52 bits, `m_k`). Columns 5..=9 with a carry ripple are the
+//! of `m_k`, so the two run in parallel; `mont_mul` starts columns 0..=4 at `2^52 - 1`, so the
+//! carry is `col >> 52` and `m_k` the complement of `col`), and `m_k·p` adds `m_k` to column
+//! `k` (absorbed in the carry), `m_k·17·2^36` and `m_k·2^43` to columns `k+3`, `k+4` (four
+//! IFMA with constant operands; the lane holds `-col` unmasked, since IFMA reads only its low
+//! 52 bits, `m_k`). Columns 5..=9 with a carry ripple are the
 //! result `(a·b + M·p)/2^260` with `M < 2^260`, so it is below `a·b/2^260 + p`; for inputs
 //! satisfying `I` that is `< 2^246 + p < 2^251.1`: limbs 0..=3 below 2^52, limb 4 below 2^43.1
 //! (`I` holds). A product is 50 IFMA plus 20 for the reduction, a square 30 plus 20.
@@ -209,6 +212,11 @@ fn and(a: V, b: V) -> V {
     unsafe { _mm512_and_si512(a, b) }
 }
 #[inline(always)]
+fn xor(a: V, b: V) -> V {
+    // SAFETY: AVX-512F present (module docs).
+    unsafe { _mm512_xor_si512(a, b) }
+}
+#[inline(always)]
 fn or(a: V, b: V) -> V {
     // SAFETY: AVX-512F present (module docs).
     unsafe { _mm512_or_si512(a, b) }
@@ -269,21 +277,32 @@ fn splat5(c: &[u64; 5]) -> [V; 5] {
 
 /// Montgomery reduction of the ten product columns `c` (module docs): returns
 /// `Σ c_k·2^(52 k) / 2^260 + (multiple of p)/2^260` with limbs 0..=3 below 2^52.
-/// Precondition: every column below 2^56 after the reduction terms are added.
+///
+/// With `OFFSET`, columns 0..=4 already hold `2^52 − 1` on top of their sum (the caller
+/// started their accumulators there), which saves one addition per reduction step: the carry
+/// `ceil(col/2^52)` is then `col' >> 52`, and `!col' = 2^64 − 2^52 − col ≡ −col (mod 2^52)`
+/// gives `m` (IFMA reads only its low 52 bits). Without it the offset is added here.
+/// Precondition: every column below 2^56 after the reduction terms and the offset are added.
 #[inline(always)]
-fn reduce(mut c: [V; 10]) -> [V; 5] {
+fn reduce<const OFFSET: bool>(mut c: [V; 10]) -> [V; 5] {
     let m52 = splat(M52);
     let p3 = splat(P3);
     let p4 = splat(P4);
     let zero = splat(0);
+    let ones = splat(u64::MAX);
     let mut carry = zero;
     for k in 0..5 {
         let col = add(c[k], carry);
         // m = -col mod 2^52; col + m is a multiple of 2^52, and (col + m)/2^52 =
         // ceil(col/2^52) = (col + 2^52 - 1) >> 52. `m` is used only as an IFMA multiplier,
         // which reads the low 52 bits of each lane, so the lane holds `-col` unmasked.
-        let m = sub(zero, col);
-        carry = shr::<52>(add(col, m52));
+        let m = if OFFSET {
+            carry = shr::<52>(col);
+            xor(col, ones)
+        } else {
+            carry = shr::<52>(add(col, m52));
+            sub(zero, col)
+        };
         c[k + 3] = madd_lo(c[k + 3], m, p3);
         c[k + 4] = madd_hi(c[k + 4], m, p3);
         c[k + 4] = madd_lo(c[k + 4], m, p4);
@@ -301,51 +320,47 @@ fn reduce(mut c: [V; 10]) -> [V; 5] {
 
 /// The Montgomery product `a·b/2^260` (module docs). Inputs satisfy `I`; so does the output
 /// (it is below `2^251.1`).
+///
+/// Each IFMA adds its half product straight into the column's accumulator (low halves to
+/// column `i + j`, high halves to `i + j + 1`): one chain of up to ten per column and no
+/// additions to join separate low and high sums (session 15: with two sets of lanes in
+/// flight, `Pair`, the longer chains cost nothing and the ten additions were 3 % of a round).
+/// Columns 0..=4 start at the reduction's offset `2^52 − 1`.
 #[inline(always)]
 fn mont_mul(a: &[V; 5], b: &[V; 5]) -> [V; 5] {
     let zero = splat(0);
-    let mut lo = [zero; 10];
-    let mut hi = [zero; 10];
+    let m52 = splat(M52);
+    let mut c = [m52, m52, m52, m52, m52, zero, zero, zero, zero, zero];
     for i in 0..5 {
         for j in 0..5 {
-            lo[i + j] = madd_lo(lo[i + j], a[i], b[j]);
-            hi[i + j + 1] = madd_hi(hi[i + j + 1], a[i], b[j]);
+            c[i + j] = madd_lo(c[i + j], a[i], b[j]);
+            c[i + j + 1] = madd_hi(c[i + j + 1], a[i], b[j]);
         }
     }
-    let mut c = [zero; 10];
-    for k in 0..10 {
-        c[k] = add(lo[k], hi[k]);
-    }
-    reduce(c)
+    reduce::<true>(c)
 }
 
-/// The Montgomery square `a²/2^260`: the ten cross products once, doubled, plus the five
-/// squares, reduced as in [`mont_mul`]. Same bounds.
+/// The Montgomery square `a²/2^260`: the ten cross products once into the columns, each
+/// column doubled, then the five squares added, reduced as in [`mont_mul`]. Same bounds.
 #[inline(always)]
 fn mont_square(a: &[V; 5]) -> [V; 5] {
     let zero = splat(0);
-    let mut lo = [zero; 10];
-    let mut hi = [zero; 10];
+    let mut c = [zero; 10];
     for i in 0..5 {
         for j in i + 1..5 {
-            lo[i + j] = madd_lo(lo[i + j], a[i], a[j]);
-            hi[i + j + 1] = madd_hi(hi[i + j + 1], a[i], a[j]);
+            c[i + j] = madd_lo(c[i + j], a[i], a[j]);
+            c[i + j + 1] = madd_hi(c[i + j + 1], a[i], a[j]);
         }
     }
+    // Columns 1..=8 hold cross products (0 and 9 only a square's low or high half).
+    for col in &mut c[1..9] {
+        *col = add(*col, *col);
+    }
     for i in 0..5 {
-        lo[2 * i] = madd_lo(add(lo[2 * i], lo[2 * i]), a[i], a[i]);
-        hi[2 * i + 1] = madd_hi(add(hi[2 * i + 1], hi[2 * i + 1]), a[i], a[i]);
+        c[2 * i] = madd_lo(c[2 * i], a[i], a[i]);
+        c[2 * i + 1] = madd_hi(c[2 * i + 1], a[i], a[i]);
     }
-    let mut c = [zero; 10];
-    for k in 0..10 {
-        // Columns without a square term are doubled here.
-        c[k] = if k % 2 == 0 {
-            add(lo[k], add(hi[k], hi[k]))
-        } else {
-            add(add(lo[k], lo[k]), hi[k])
-        };
-    }
-    reduce(c)
+    reduce::<false>(c)
 }
 
 /// Folds the top limb and ripples the carries (module docs). Precondition: limbs 0..=3 in

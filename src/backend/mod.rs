@@ -21,6 +21,9 @@ pub(crate) mod lane;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod mixed;
 pub(crate) mod packed;
+// Two values of a packed type in lock-step: the IFMA backend's Poseidon type (x86-64 only).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) mod pair;
 pub(crate) mod portable;
 pub(crate) mod scalar;
 pub(crate) mod select;
@@ -305,7 +308,8 @@ impl Backend {
         }
     }
 
-    /// How many Poseidon permutations one batch step runs side by side: `avx512ifma` 8,
+    /// How many Poseidon permutations one batch step runs side by side: `avx512ifma` 16 (two
+    /// sets of eight lanes; a remainder of up to eight runs as one set),
     /// `avx2` 8 (two sets of four SIMD lanes; a remainder of up to five runs as four SIMD
     /// lanes plus one scalar lane on the integer pipes, see `docs/backends.md`), `neon` 4,
     /// `portable` 1. Batch sizes that are multiples of it leave no lane idle.
@@ -315,7 +319,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Kind::Avx2 => 8,
             #[cfg(target_arch = "x86_64")]
-            Kind::Avx512Ifma => 8,
+            Kind::Avx512Ifma => 16,
             #[cfg(target_arch = "aarch64")]
             Kind::Neon => 4,
         }

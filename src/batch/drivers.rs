@@ -12,7 +12,7 @@ use crate::poseidon::constants::N_CONSTANTS;
 use crate::poseidon::hades::permute;
 
 /// The largest lane count any backend uses (the stack buffers' size).
-pub(crate) const MAX_LANES: usize = 8;
+pub(crate) const MAX_LANES: usize = 16;
 
 /// Prepared constants a driver needs.
 pub(crate) struct Prepared<C: 'static> {

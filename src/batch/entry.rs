@@ -155,6 +155,87 @@ entry_points!(
     super::PACKED
 );
 
+/// The six entry points of a backend that runs whole groups on a `wide` lane type and the
+/// rest on a `narrow` one: `WIDE` is the wide lane count, and a remainder of `PAD_FROM` or
+/// more runs as one padded wide group instead. Expands inside the backend's module.
+macro_rules! wide_and_narrow {
+    ($wide:ident, $narrow:ident, $lanes:expr, $pad_from:expr) => {
+        use super::{$narrow as narrow, $wide as wide};
+        use crate::field::Felt;
+
+        const WIDE: usize = $lanes;
+
+        /// How many leading elements of `n` go to the wide entry points.
+        #[inline(always)]
+        pub(crate) const fn wide_len(n: usize) -> usize {
+            if n % WIDE >= $pad_from {
+                n
+            } else {
+                n - n % WIDE
+            }
+        }
+
+        /// Lengths must match (the callers in `crate::batch` check them).
+        pub(crate) unsafe fn hash2(inputs: &[[Felt; 2]], out: &mut [Felt]) {
+            let w = wide_len(inputs.len());
+            // SAFETY: the caller's guarantee (the backend's features) covers both entry
+            // points.
+            unsafe {
+                wide::hash2(&inputs[..w], &mut out[..w]);
+                narrow::hash2(&inputs[w..], &mut out[w..]);
+            }
+        }
+        pub(crate) unsafe fn hash2_columns(xs: &[Felt], ys: &[Felt], out: &mut [Felt]) {
+            let w = wide_len(xs.len());
+            // SAFETY: as in `hash2`.
+            unsafe {
+                wide::hash2_columns(&xs[..w], &ys[..w], &mut out[..w]);
+                narrow::hash2_columns(&xs[w..], &ys[w..], &mut out[w..]);
+            }
+        }
+        pub(crate) unsafe fn hash1(inputs: &[Felt], out: &mut [Felt]) {
+            let w = wide_len(inputs.len());
+            // SAFETY: as in `hash2`.
+            unsafe {
+                wide::hash1(&inputs[..w], &mut out[..w]);
+                narrow::hash1(&inputs[w..], &mut out[w..]);
+            }
+        }
+        pub(crate) unsafe fn permute_states(states: &mut [[Felt; 3]]) {
+            let w = wide_len(states.len());
+            let (a, b) = states.split_at_mut(w);
+            // SAFETY: as in `hash2`.
+            unsafe {
+                wide::permute_states(a);
+                narrow::permute_states(b);
+            }
+        }
+        pub(crate) unsafe fn permute_columns(s0: &mut [Felt], s1: &mut [Felt], s2: &mut [Felt]) {
+            let w = wide_len(s0.len());
+            let (a0, b0) = s0.split_at_mut(w);
+            let (a1, b1) = s1.split_at_mut(w);
+            let (a2, b2) = s2.split_at_mut(w);
+            // SAFETY: as in `hash2`.
+            unsafe {
+                wide::permute_columns(a0, a1, a2);
+                narrow::permute_columns(b0, b1, b2);
+            }
+        }
+        /// Messages share lanes as they finish (`drivers::hash_many`), so only the number of
+        /// messages decides: a full wide group or more runs on the wide type.
+        pub(crate) unsafe fn hash_many(messages: &[&[Felt]], out: &mut [Felt]) {
+            // SAFETY: as in `hash2`.
+            unsafe {
+                if messages.len() >= WIDE {
+                    wide::hash_many(messages, out)
+                } else {
+                    narrow::hash_many(messages, out)
+                }
+            }
+        }
+    };
+}
+
 /// The AVX2 backend's entry points: whole groups of eight elements run on `avx2_twin`; a
 /// remainder of one to five runs on `avx2_mixed` (five lanes), one of six or seven as one
 /// padded group of eight (one eight-lane permutation costs less than two five-lane ones).
@@ -163,76 +244,7 @@ entry_points!(
 /// As for every entry point: the CPU must have AVX2 and BMI2 (checked by `crate::Backend`).
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2 {
-    use super::{avx2_mixed as narrow, avx2_twin as wide};
-    use crate::field::Felt;
-
-    /// How many leading elements of `n` go to the eight-lane entry points.
-    #[inline(always)]
-    pub(crate) const fn wide_len(n: usize) -> usize {
-        if n % 8 >= 6 {
-            n
-        } else {
-            n - n % 8
-        }
-    }
-
-    /// Lengths must match (the callers in `crate::batch` check them).
-    pub(crate) unsafe fn hash2(inputs: &[[Felt; 2]], out: &mut [Felt]) {
-        let w = wide_len(inputs.len());
-        // SAFETY: the caller's guarantee (AVX2 and BMI2) covers both entry points.
-        unsafe {
-            wide::hash2(&inputs[..w], &mut out[..w]);
-            narrow::hash2(&inputs[w..], &mut out[w..]);
-        }
-    }
-    pub(crate) unsafe fn hash2_columns(xs: &[Felt], ys: &[Felt], out: &mut [Felt]) {
-        let w = wide_len(xs.len());
-        // SAFETY: as in `hash2`.
-        unsafe {
-            wide::hash2_columns(&xs[..w], &ys[..w], &mut out[..w]);
-            narrow::hash2_columns(&xs[w..], &ys[w..], &mut out[w..]);
-        }
-    }
-    pub(crate) unsafe fn hash1(inputs: &[Felt], out: &mut [Felt]) {
-        let w = wide_len(inputs.len());
-        // SAFETY: as in `hash2`.
-        unsafe {
-            wide::hash1(&inputs[..w], &mut out[..w]);
-            narrow::hash1(&inputs[w..], &mut out[w..]);
-        }
-    }
-    pub(crate) unsafe fn permute_states(states: &mut [[Felt; 3]]) {
-        let w = wide_len(states.len());
-        let (a, b) = states.split_at_mut(w);
-        // SAFETY: as in `hash2`.
-        unsafe {
-            wide::permute_states(a);
-            narrow::permute_states(b);
-        }
-    }
-    pub(crate) unsafe fn permute_columns(s0: &mut [Felt], s1: &mut [Felt], s2: &mut [Felt]) {
-        let w = wide_len(s0.len());
-        let (a0, b0) = s0.split_at_mut(w);
-        let (a1, b1) = s1.split_at_mut(w);
-        let (a2, b2) = s2.split_at_mut(w);
-        // SAFETY: as in `hash2`.
-        unsafe {
-            wide::permute_columns(a0, a1, a2);
-            narrow::permute_columns(b0, b1, b2);
-        }
-    }
-    /// Messages share lanes as they finish (`drivers::hash_many`), so only the number of
-    /// messages decides: eight or more run on the eight-lane type.
-    pub(crate) unsafe fn hash_many(messages: &[&[Felt]], out: &mut [Felt]) {
-        // SAFETY: as in `hash2`.
-        unsafe {
-            if messages.len() >= 8 {
-                wide::hash_many(messages, out)
-            } else {
-                narrow::hash_many(messages, out)
-            }
-        }
-    }
+    wide_and_narrow!(avx2_twin, avx2_mixed, 8, 6);
 }
 // The AVX2 lanes alone (the layout before the scalar lane was added), kept as a tested
 // reference and for comparison.
@@ -264,13 +276,37 @@ pub(crate) static IFMA: Prepared<crate::backend::ifma::IfmaConstant> = {
         two: prepare_const(Felt::TWO),
     }
 };
+// Eight IFMA lanes: the remainder of the IFMA backend's batches.
 #[cfg(target_arch = "x86_64")]
 entry_points!(
     #[target_feature(enable = "avx512f,avx512ifma")]
-    avx512ifma,
+    avx512ifma_single,
     crate::backend::ifma::Ifma,
     super::IFMA
 );
+// Two sets of eight IFMA lanes in lock-step (`backend::pair`): sixteen hashes per permutation.
+// One set's round is nearly one dependency chain (square → reduction → product → reduction);
+// the second set's instructions fill its gaps. Poseidon on 1024 inputs: about 7 % faster than
+// one set (docs/benchmarks.md, session 15).
+#[cfg(target_arch = "x86_64")]
+entry_points!(
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    avx512ifma_pair,
+    crate::backend::pair::Pair<crate::backend::ifma::Ifma>,
+    super::IFMA
+);
+
+/// The AVX-512 IFMA backend's entry points: whole groups of sixteen elements run on
+/// `avx512ifma_pair`, a remainder of up to eight on `avx512ifma_single`, one of nine to
+/// fifteen as one padded group of sixteen (cheaper than two groups of eight).
+///
+/// # Safety
+/// As for every entry point: the CPU must have AVX-512F and AVX-512 IFMA (checked by
+/// `crate::Backend`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512ifma {
+    wide_and_narrow!(avx512ifma_pair, avx512ifma_single, 16, 9);
+}
 #[cfg(target_arch = "aarch64")]
 entry_points!(
     #[target_feature(enable = "neon")]
@@ -408,7 +444,7 @@ pub(crate) mod scalar {
             assert_eq!(lanes(Kind::Avx2), Avx2::LANES);
             assert_eq!(
                 lanes(Kind::Avx512Ifma),
-                <crate::backend::ifma::Ifma as PackedFelt>::LANES
+                <crate::backend::pair::Pair<crate::backend::ifma::Ifma> as PackedFelt>::LANES
             );
         }
         #[cfg(target_arch = "aarch64")]
@@ -439,47 +475,46 @@ pub(crate) mod scalar {
         }
     }
 
-    /// The two lane types behind the AVX2 backend, each alone (the backend itself sends only
-    /// remainders of up to five to `avx2_mixed`), equal the scalar functions at every length
-    /// up to three groups of eight plus one, for every entry point.
+    type Hash2 = unsafe fn(&[[Felt; 2]], &mut [Felt]);
+    type Cols = unsafe fn(&[Felt], &[Felt], &mut [Felt]);
+    type Hash1 = unsafe fn(&[Felt], &mut [Felt]);
+    type States = unsafe fn(&mut [[Felt; 3]]);
+    type Many = unsafe fn(&[&[Felt]], &mut [Felt]);
+    /// The entry points of one module, as a row of function pointers.
+    type Row = (&'static str, Hash2, Cols, Hash1, States, Many);
+    macro_rules! kernel {
+        ($m:ident) => {
+            (
+                stringify!($m),
+                super::$m::hash2 as Hash2,
+                super::$m::hash2_columns as Cols,
+                super::$m::hash1 as Hash1,
+                super::$m::permute_states as States,
+                super::$m::hash_many as Many,
+            )
+        };
+    }
+
+    /// Every entry point of every module in `kernels` equals the scalar functions at every
+    /// length from 0 to `len`.
+    ///
+    /// # Safety
+    /// The CPU must support every module's instruction set.
     #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn avx2_lane_types_alone_match_scalar() {
-        if !(std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi2"))
-        {
-            return;
-        }
-        let xs: Vec<Felt> = (0..25u64).map(|i| Felt::MAX - Felt::from(i * i)).collect();
-        let ys: Vec<Felt> = (0..25u64)
+    unsafe fn entry_modules_match_scalar(kernels: &[Row], len: usize) {
+        let xs: Vec<Felt> = (0..len as u64)
+            .map(|i| Felt::MAX - Felt::from(i * i))
+            .collect();
+        let ys: Vec<Felt> = (0..len as u64)
             .map(|i| Felt::TWO.pow(i as u128 * 9 + 250))
             .collect();
         let pairs: Vec<[Felt; 2]> = xs.iter().zip(&ys).map(|(x, y)| [*x, *y]).collect();
-        let msgs: Vec<Vec<Felt>> = (0..25u64)
+        let msgs: Vec<Vec<Felt>> = (0..len as u64)
             .map(|i| (0..(i * 5) % 13).map(|j| Felt::from(i * 31 + j)).collect())
             .collect();
         let refs: Vec<&[Felt]> = msgs.iter().map(|m| m.as_slice()).collect();
-        type Hash2 = unsafe fn(&[[Felt; 2]], &mut [Felt]);
-        type Cols = unsafe fn(&[Felt], &[Felt], &mut [Felt]);
-        type Hash1 = unsafe fn(&[Felt], &mut [Felt]);
-        type States = unsafe fn(&mut [[Felt; 3]]);
-        type Many = unsafe fn(&[&[Felt]], &mut [Felt]);
-        // The entry points of one module, as a row of function pointers.
-        macro_rules! kernel {
-            ($m:ident) => {
-                (
-                    stringify!($m),
-                    super::$m::hash2 as Hash2,
-                    super::$m::hash2_columns as Cols,
-                    super::$m::hash1 as Hash1,
-                    super::$m::permute_states as States,
-                    super::$m::hash_many as Many,
-                )
-            };
-        }
-        let kernels = [kernel!(avx2_mixed), kernel!(avx2_twin), kernel!(avx2)];
-        for (name, hash2, cols, hash1, states, many) in kernels {
-            for n in 0..=xs.len() {
+        for &(name, hash2, cols, hash1, states, many) in kernels {
+            for n in 0..=len {
                 let mut out = vec![Felt::ZERO; n];
                 let mut out_cols = vec![Felt::ZERO; n];
                 let mut out1 = vec![Felt::ZERO; n];
@@ -487,7 +522,7 @@ pub(crate) mod scalar {
                     .map(|i| [xs[i], ys[i], Felt::from(i as u64)])
                     .collect();
                 let mut out_many = vec![Felt::ZERO; n];
-                // SAFETY: AVX2 and BMI2 were detected above.
+                // SAFETY: the caller's guarantee.
                 unsafe {
                     hash2(&pairs[..n], &mut out);
                     cols(&xs[..n], &ys[..n], &mut out_cols);
@@ -515,6 +550,41 @@ pub(crate) mod scalar {
                 }
             }
         }
+    }
+
+    /// The two lane types behind the AVX2 backend, each alone (the backend itself sends only
+    /// remainders of up to five to `avx2_mixed`), equal the scalar functions at every length
+    /// up to three groups of eight plus one, for every entry point.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx2_lane_types_alone_match_scalar() {
+        if !(std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi2"))
+        {
+            return;
+        }
+        let kernels = [kernel!(avx2_mixed), kernel!(avx2_twin), kernel!(avx2)];
+        // SAFETY: AVX2 and BMI2 were detected above.
+        unsafe { entry_modules_match_scalar(&kernels, 3 * 8 + 1) };
+    }
+
+    /// The same for the IFMA backend's two lane types (8 and 16 lanes) and the backend's
+    /// split between them, up to three groups of sixteen plus one.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn ifma_lane_types_alone_match_scalar() {
+        if !(std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma"))
+        {
+            return;
+        }
+        let kernels = [
+            kernel!(avx512ifma_single),
+            kernel!(avx512ifma_pair),
+            kernel!(avx512ifma),
+        ];
+        // SAFETY: AVX-512F and IFMA were detected above.
+        unsafe { entry_modules_match_scalar(&kernels, 3 * 16 + 1) };
     }
 
     #[test]
