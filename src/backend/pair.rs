@@ -65,7 +65,7 @@ impl<P: PackedFelt> PackedFelt for Pair<P> {
         self.0.store(a);
         self.1.store(b);
     }
-    both!(unary square double double_lazy normalize);
+    both!(unary square double double_lazy normalize cube double_cube);
     both!(binary add sub mul add_lazy sub_lazy sub_lazy_normal sub_for_mul);
     both!(constant add_constant add_constant_lazy);
 }

@@ -127,6 +127,23 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
         self.sub(rhs)
     }
 
+    /// `x³` (the S-box), with a weight-1 result, for `x` that the default's operations accept:
+    /// `square` then `mul`. A type may fuse them (the IFMA lanes skip carrying the square's
+    /// output again, which is already a valid multiplier).
+    #[inline(always)]
+    fn cube(self) -> Self {
+        self.square().mul(self)
+    }
+
+    /// `2x³` (the partial round's S-box in the Hades `(A, s, c)` coordinates), with a weight-1
+    /// result, for `x` that the default's operations accept: `square`, `double_lazy`, `mul`
+    /// by `x`. A type may fuse them (the IFMA lanes double the square inside its reduction
+    /// instead of doubling and carrying its output).
+    #[inline(always)]
+    fn double_cube(self) -> Self {
+        self.square().double_lazy().mul(self)
+    }
+
     /// Runs the middle partial rounds of the Poseidon permutation (rounds 1..=82 of the 83,
     /// `crate::poseidon::hades::partial_round_wide`, in its `(A, s, c)` coordinates and with
     /// its weights) with a fused kernel if this type has one, and says whether it did; the

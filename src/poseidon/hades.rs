@@ -66,7 +66,7 @@ const N: usize = super::constants::N_CONSTANTS;
 /// `x³` with one squaring and one multiplication.
 #[inline(always)]
 fn cube<P: PackedFelt>(x: P) -> P {
-    x.square().mul(x)
+    x.cube()
 }
 
 /// The MDS layer `(t + 2a, t - 2b, t - 3c)` with `t = a + b + c`, using only add/sub/double.
@@ -134,7 +134,7 @@ pub(crate) fn partial_round_wide<P: PackedFelt>(
     c: P,
     k: &P::Constant,
 ) -> (P, P, P) {
-    let z = c.square().double_lazy().mul(c);
+    let z = c.double_cube();
     let s_next = big_a.double_lazy().add_lazy(z).normalize();
     let a_next = s.double_lazy().add_lazy(s_next);
     (a_next, s_next, s.add_constant_lazy(k).sub_lazy_normal(z))
