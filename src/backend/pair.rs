@@ -12,28 +12,32 @@ use crate::field::{Felt, PackedFelt};
 #[derive(Clone, Copy)]
 pub(crate) struct Pair<P: PackedFelt>(P, P);
 
-/// Methods that apply the same operation to both halves: `unary` ones, ones with a second
-/// operand of the same type (`binary`) and ones with a prepared constant (`constant`).
+/// Methods of a two-field lock-step type `$pair` (this one and [`super::twin::Twin`]) that
+/// apply the same operation to both halves: `unary` ones, ones with a second operand of the
+/// same type (`binary`) and ones with a prepared constant of type `$c` (`constant`).
 macro_rules! both {
-    (unary $($name:ident)*) => {$(
+    ($pair:ident, unary $($name:ident)*) => {$(
         #[inline(always)]
         fn $name(self) -> Self {
-            Pair(self.0.$name(), self.1.$name())
+            $pair(self.0.$name(), self.1.$name())
         }
     )*};
-    (binary $($name:ident)*) => {$(
+    ($pair:ident, binary $($name:ident)*) => {$(
         #[inline(always)]
         fn $name(self, rhs: Self) -> Self {
-            Pair(self.0.$name(rhs.0), self.1.$name(rhs.1))
+            $pair(self.0.$name(rhs.0), self.1.$name(rhs.1))
         }
     )*};
-    (constant $($name:ident)*) => {$(
+    ($pair:ident, $c:ty, constant $($name:ident)*) => {$(
         #[inline(always)]
-        fn $name(self, c: &P::Constant) -> Self {
-            Pair(self.0.$name(c), self.1.$name(c))
+        fn $name(self, c: &$c) -> Self {
+            $pair(self.0.$name(c), self.1.$name(c))
         }
     )*};
 }
+// Used by `Twin`, which exists on x86-64 only.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
+pub(crate) use both;
 
 /// Each half keeps its own weights, so the pair has the contract of `P`.
 impl<P: PackedFelt> PackedFelt for Pair<P> {
@@ -65,9 +69,9 @@ impl<P: PackedFelt> PackedFelt for Pair<P> {
         self.0.store(a);
         self.1.store(b);
     }
-    both!(unary square double double_lazy normalize cube double_cube);
-    both!(binary add sub mul add_lazy sub_lazy sub_lazy_normal sub_for_mul);
-    both!(constant add_constant add_constant_lazy);
+    both!(Pair, unary square double double_lazy normalize cube double_cube);
+    both!(Pair, binary add sub mul add_lazy sub_lazy sub_lazy_normal sub_for_mul);
+    both!(Pair, P::Constant, constant add_constant add_constant_lazy);
 }
 
 #[cfg(test)]

@@ -8,34 +8,12 @@
 
 use super::lane::Lane;
 use super::packed::{Packed, PackedConstant};
+use super::pair::both;
 use crate::field::{Felt, PackedFelt};
 
 /// Eight elements: the first four in `.0`, the rest in `.1`.
 #[derive(Clone, Copy)]
 pub(crate) struct Twin<V: Lane>(Packed<V>, Packed<V>);
-
-/// Methods that apply the same operation to both halves: `unary` ones, ones with a second
-/// operand of the same type (`binary`) and ones with a prepared constant (`constant`).
-macro_rules! both {
-    (unary $($name:ident)*) => {$(
-        #[inline(always)]
-        fn $name(self) -> Self {
-            Twin(self.0.$name(), self.1.$name())
-        }
-    )*};
-    (binary $($name:ident)*) => {$(
-        #[inline(always)]
-        fn $name(self, rhs: Self) -> Self {
-            Twin(self.0.$name(rhs.0), self.1.$name(rhs.1))
-        }
-    )*};
-    (constant $($name:ident)*) => {$(
-        #[inline(always)]
-        fn $name(self, c: &PackedConstant) -> Self {
-            Twin(self.0.$name(c), self.1.$name(c))
-        }
-    )*};
-}
 
 impl<V: Lane> PackedFelt for Twin<V> {
     const LANES: usize = 8;
@@ -66,9 +44,9 @@ impl<V: Lane> PackedFelt for Twin<V> {
         self.0.store(a);
         self.1.store(b);
     }
-    both!(unary square double double_lazy normalize);
-    both!(binary add sub mul add_lazy sub_lazy sub_lazy_normal sub_for_mul);
-    both!(constant add_constant add_constant_lazy);
+    both!(Twin, unary square double double_lazy normalize);
+    both!(Twin, binary add sub mul add_lazy sub_lazy sub_lazy_normal sub_for_mul);
+    both!(Twin, PackedConstant, constant add_constant add_constant_lazy);
     #[inline(always)]
     fn poseidon_partial_rounds(state: &mut [Self; 3]) -> bool {
         let mut limbs = to_limbs(state);

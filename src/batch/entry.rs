@@ -158,6 +158,7 @@ entry_points!(
 /// The six entry points of a backend that runs whole groups on a `wide` lane type and the
 /// rest on a `narrow` one: `WIDE` is the wide lane count, and a remainder of `PAD_FROM` or
 /// more runs as one padded wide group instead. Expands inside the backend's module.
+#[cfg(target_arch = "x86_64")]
 macro_rules! wide_and_narrow {
     ($wide:ident, $narrow:ident, $lanes:expr, $pad_from:expr) => {
         use super::{$narrow as narrow, $wide as wide};
@@ -475,13 +476,20 @@ pub(crate) mod scalar {
         }
     }
 
+    #[cfg(target_arch = "x86_64")]
     type Hash2 = unsafe fn(&[[Felt; 2]], &mut [Felt]);
+    #[cfg(target_arch = "x86_64")]
     type Cols = unsafe fn(&[Felt], &[Felt], &mut [Felt]);
+    #[cfg(target_arch = "x86_64")]
     type Hash1 = unsafe fn(&[Felt], &mut [Felt]);
+    #[cfg(target_arch = "x86_64")]
     type States = unsafe fn(&mut [[Felt; 3]]);
+    #[cfg(target_arch = "x86_64")]
     type Many = unsafe fn(&[&[Felt]], &mut [Felt]);
     /// The entry points of one module, as a row of function pointers.
+    #[cfg(target_arch = "x86_64")]
     type Row = (&'static str, Hash2, Cols, Hash1, States, Many);
+    #[cfg(target_arch = "x86_64")]
     macro_rules! kernel {
         ($m:ident) => {
             (
