@@ -60,9 +60,10 @@
 //! directly: `mul` and `square` first run [`ripple`] on their inputs (a four-step carry chain,
 //! no top fold, twelve vector operations). For weight at most 4 ([`MUL_WEIGHT`]) it leaves limbs
 //! 0..=3 below 2^52 and limb 4 below `4·2^45 + 4 < 2^48`, so `x < 2^256`; the product is then
-//! below `2^512/2^260 + p < 2^252.6`, and limb 4 of the result is below 2^45: `I` holds. This
-//! costs three ripples per cube instead of one normalisation per linear operation (the Hades
-//! partial round normalises twice instead of seven times).
+//! below `2^512/2^260 + p < 2^252.6`, and limb 4 of the result is below 2^45: `I` holds. The
+//! fused S-boxes `cube` and `double_cube` carry only their input (the square's output is
+//! already a valid multiplier), so a cube costs one ripple instead of one normalisation per
+//! linear operation (the Hades partial round normalises once instead of seven times).
 //!
 //! # Conversion
 //! A `Felt` holds `a·2^256` in four 64-bit words; loading splits the words into 52-bit limbs

@@ -156,8 +156,8 @@ entry_points!(
 );
 
 /// The six entry points of a backend that runs whole groups on a `wide` lane type and the
-/// rest on a `narrow` one: `WIDE` is the wide lane count, and a remainder of `PAD_FROM` or
-/// more runs as one padded wide group instead. Expands inside the backend's module.
+/// rest on a `narrow` one: `$lanes` is the wide lane count, and a remainder of `$pad_from`
+/// or more runs as one padded wide group instead. Expands inside the backend's module.
 #[cfg(target_arch = "x86_64")]
 macro_rules! wide_and_narrow {
     ($wide:ident, $narrow:ident, $lanes:expr, $pad_from:expr) => {
