@@ -89,11 +89,13 @@ impl Lane for Avx2Lane {
     fn twin_full_rounds(
         state: &mut [[Self; 9]; 6],
         k: &[super::packed::PackedConstant; 12],
+        first_sboxes: usize,
     ) -> bool {
         // SAFETY: AVX2 present (module docs). The kernel requires limbs below 7·B, the
         // weights `full_round` accepts, which the caller (`Twin::poseidon_full_rounds`,
-        // called from `hades::permute` in place of those rounds) guarantees.
-        unsafe { super::avx2_rounds::full_rounds(state, k) };
+        // called from `hades::permute_known` in place of those rounds) guarantees; it checks
+        // `first_sboxes` itself.
+        unsafe { super::avx2_rounds::full_rounds(state, k, first_sboxes) };
         true
     }
     #[inline(always)]

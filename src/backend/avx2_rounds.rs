@@ -1410,27 +1410,38 @@ pub(crate) unsafe fn partial_rounds(state: &mut TwinLimbs) {
 
 /// Runs four full rounds of the Poseidon permutation with the prepared round constants `k`
 /// (three per round) on two sets of four lanes, in place: `hades::full_round`, with the same
-/// limb arithmetic.
+/// limb arithmetic. The first round cubes cells `0..first_sboxes` only; the other cells must
+/// already hold their S-box output (`hades::permute_known`).
+///
+/// # Panics
+/// If `first_sboxes` is not 1, 2 or 3.
 ///
 /// # Safety
 /// The CPU must have AVX2. Every limb must be below `7·B` (`B = 2^28 + 16`), the largest
 /// weight `add_constant` accepts; the output limbs are those of `mix` (weights 5, 7, 6).
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, k: &[PackedConstant; 3 * FULL_ROUNDS]) {
+pub(crate) unsafe fn full_rounds(
+    state: &mut TwinLimbs,
+    k: &[PackedConstant; 3 * FULL_ROUNDS],
+    first_sboxes: usize,
+) {
+    // The S-box loop counts down from `first_sboxes` to zero: it must start at 1..=3.
+    assert!((1..=3).contains(&first_sboxes), "1 to 3 S-boxes per round");
     let mut spill = MaybeUninit::<Aligned<[[u64; 4]; 2 * SPILL_SLOTS]>>::uninit();
     let a = state.as_mut_ptr();
     let scratch = spill.as_mut_ptr();
     let constants = CONSTANTS.0.as_ptr();
     let round_constants = k.as_ptr();
     // SAFETY: AVX2 is present (the caller's guarantee); the assembly accesses only the
-    // buffers above, within their sizes (module docs), and declares every register it
-    // changes.
+    // buffers above, within their sizes (module docs: `r12` steps over the rounds' constants,
+    // `r8` over one round's, at most three of them), and declares every register it changes.
     unsafe {
         asm!(
             "vmovdqu ymm15, ymmword ptr [rcx]",
             "3:",
             "mov r10, rdi",
-            "mov r11, 3",
+            "mov r8, r12",
+            "mov r11, rax",
             "4:",
             "vpbroadcastq ymm0, qword ptr [r8 + 72]",
             "vpaddq ymm0, ymm0, ymmword ptr [r10 + 0]",
@@ -2778,13 +2789,17 @@ pub(crate) unsafe fn full_rounds(state: &mut TwinLimbs, k: &[PackedConstant; 3 *
             "vmovdqu ymmword ptr [rdi + 1120], ymm0",
             "vmovdqu ymmword ptr [rdi + 1408], ymm2",
             "vmovdqu ymmword ptr [rdi + 1696], ymm1",
+            "add r12, 432",
+            "mov eax, 3",
             "dec r9",
             "jnz 3b",
             in("rdi") a,
             in("rdx") scratch,
             in("rcx") constants,
-            inout("r8") round_constants => _,
+            inout("rax") first_sboxes => _,
+            inout("r12") round_constants => _,
             inout("r9") FULL_ROUNDS => _,
+            out("r8") _,
             out("r10") _,
             out("r11") _,
             out("ymm0") _,

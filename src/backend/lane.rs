@@ -61,13 +61,15 @@ pub(crate) trait Lane: Copy + Send + Sync + 'static {
     /// Runs four full rounds of the Poseidon permutation (`crate::poseidon::hades::full_round`)
     /// with the round constants `k` (three per round) on the limbs of two sets of lanes (set
     /// 0's `a`, `b`, `c`, then set 1's) if this lane type has a fused kernel for them, and says
-    /// whether it did. The default has none.
+    /// whether it did; the first round cubes cells `0..first_sboxes` only (1 to 3, as
+    /// `PackedFelt::poseidon_full_rounds`). The default has none.
     // Only `twin::Twin` (x86-64, `avx2_twin`) calls it.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     #[inline(always)]
     fn twin_full_rounds(
         _state: &mut [[Self; 9]; 6],
         _k: &[super::packed::PackedConstant; 12],
+        _first_sboxes: usize,
     ) -> bool {
         false
     }

@@ -40,20 +40,21 @@ pub(crate) fn has_bmi2() -> bool {
 /// The CPU must support BMI2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-unsafe fn poseidon_permute_bmi2(state: &mut [Felt; 3]) {
-    crate::poseidon::permute_lazy(state)
+unsafe fn poseidon_permute_bmi2<const K: usize>(state: &mut [Felt; 3], cubes: &[Felt; K]) {
+    crate::poseidon::permute_lazy(state, cubes)
 }
 
-/// The Hades permutation on one state, with the fastest scalar code this CPU runs.
+/// The Hades permutation on one state, with the fastest scalar code this CPU runs; the last
+/// `K` cells are fixed and given as their first-round S-box outputs (`hades::permute_known`).
 #[inline]
-pub(crate) fn poseidon_permute(state: &mut [Felt; 3]) {
+pub(crate) fn poseidon_permute<const K: usize>(state: &mut [Felt; 3], cubes: &[Felt; K]) {
     #[cfg(target_arch = "x86_64")]
     if has_bmi2() {
         // SAFETY: BMI2 is present (run-time test above, or the build targets it).
-        unsafe { poseidon_permute_bmi2(state) };
+        unsafe { poseidon_permute_bmi2(state, cubes) };
         return;
     }
-    crate::poseidon::permute_lazy(state)
+    crate::poseidon::permute_lazy(state, cubes)
 }
 
 /// [`crate::curve::mul_generator_ct`] compiled with BMI2.
@@ -152,13 +153,25 @@ mod tests {
             let v = Felt::from_raw_limbs(limbs).unwrap_or(Felt::MAX);
             states.push([v, Felt::from(next()), v.square()]);
         }
+        use crate::poseidon::constants::{HASH1_CUBES, HASH2_CUBES};
         for s in states {
             let mut plain = s;
-            crate::poseidon::permute_lazy(&mut plain);
+            crate::poseidon::permute_lazy(&mut plain, &[]);
             let mut fast = s;
             // SAFETY: `has_bmi2()` was checked at the top of the test.
-            unsafe { poseidon_permute_bmi2(&mut fast) };
+            unsafe { poseidon_permute_bmi2(&mut fast, &[]) };
             assert_eq!(plain, fast, "state {s:?}");
+            // The forms with known cells (`poseidon_hash`, `poseidon_hash_single`).
+            let (mut plain, mut fast) = (s, s);
+            crate::poseidon::permute_lazy(&mut plain, &HASH2_CUBES);
+            // SAFETY: as above.
+            unsafe { poseidon_permute_bmi2(&mut fast, &HASH2_CUBES) };
+            assert_eq!(plain, fast, "state {s:?} with cell 2 known");
+            let (mut plain, mut fast) = (s, s);
+            crate::poseidon::permute_lazy(&mut plain, &HASH1_CUBES);
+            // SAFETY: as above.
+            unsafe { poseidon_permute_bmi2(&mut fast, &HASH1_CUBES) };
+            assert_eq!(plain, fast, "state {s:?} with cells 1 and 2 known");
         }
     }
 

@@ -57,13 +57,17 @@ impl<V: Lane> PackedFelt for Twin<V> {
         ran
     }
     #[inline(always)]
-    fn poseidon_full_rounds(state: &mut [Self; 3], k: &[PackedConstant]) -> bool {
+    fn poseidon_full_rounds(
+        state: &mut [Self; 3],
+        k: &[PackedConstant],
+        first_sboxes: usize,
+    ) -> bool {
         // The kernels run four rounds (twelve constants) at a time.
         let Ok(k) = <&[PackedConstant; 12]>::try_from(k) else {
             return false;
         };
         let mut limbs = to_limbs(state);
-        let ran = V::twin_full_rounds(&mut limbs, k);
+        let ran = V::twin_full_rounds(&mut limbs, k, first_sboxes);
         if ran {
             *state = from_limbs(limbs);
         }
@@ -96,7 +100,7 @@ mod tests {
     use super::super::packed::tests::Rng;
     use super::super::packed::{Packed, LIMB_BOUND};
     use super::*;
-    use crate::poseidon::hades::{full_round, partial_round_wide};
+    use crate::poseidon::hades::{full_round_first, partial_round_wide};
 
     fn lanes(x: &Avx2Lane) -> [u64; 4] {
         x.to_array()
@@ -169,7 +173,9 @@ mod tests {
 
     /// The full-round kernel's output limbs equal those of the generic `full_round`, for the
     /// first four rounds and the last four, on states with limbs up to `7·B` (the largest
-    /// weight `add_constant` accepts).
+    /// weight `add_constant` accepts); and, with one or two cells' first S-boxes skipped
+    /// (those cells then hold S-box outputs, limbs below `B`), those of the generic rounds of
+    /// `hades::permute_known`.
     #[test]
     fn full_kernel_matches_generic_rounds_limb_for_limb() {
         if !is_x86_feature_detected!("avx2") {
@@ -179,17 +185,21 @@ mod tests {
         let rc = &crate::batch::entry::PACKED.rc;
         for ks in [&rc[..12], &rc[95..]] {
             let k: &[PackedConstant; 12] = ks.try_into().unwrap();
-            same_limbs(
-                [7 * b; 3],
-                // SAFETY: AVX2 checked above; the limbs are below 7·B.
-                |limbs| unsafe { full_rounds(limbs, k) },
-                |[mut a, mut b, mut c]| {
-                    for k in ks.chunks_exact(3) {
-                        (a, b, c) = full_round(a, b, c, k);
-                    }
-                    [a, b, c]
-                },
-            );
+            for first in 1..=3 {
+                let bounds = core::array::from_fn(|j| if j < first { 7 * b } else { b });
+                same_limbs(
+                    bounds,
+                    // SAFETY: AVX2 checked above; the limbs are below 7·B.
+                    |limbs| unsafe { full_rounds(limbs, k, first) },
+                    |[mut a, mut b, mut c]| {
+                        for (r, k) in ks.chunks_exact(3).enumerate() {
+                            let sboxes = if r == 0 { first } else { 3 };
+                            (a, b, c) = full_round_first(a, b, c, k, sboxes);
+                        }
+                        [a, b, c]
+                    },
+                );
+            }
         }
     }
 }

@@ -9,16 +9,18 @@
 
 use crate::field::{Felt, PackedFelt};
 use crate::poseidon::constants::N_CONSTANTS;
-use crate::poseidon::hades::permute;
+use crate::poseidon::hades::{permute, permute_known};
 
 /// The largest lane count any backend uses (the stack buffers' size).
 pub(crate) const MAX_LANES: usize = 16;
 
-/// Prepared constants a driver needs.
+/// Prepared constants a driver needs: the round constants and the first-round S-box outputs
+/// of the cells that `hash1` and `hash2` fix (`HASH1_CUBES`, `HASH2_CUBES` of
+/// `crate::poseidon::constants`).
 pub(crate) struct Prepared<C: 'static> {
     pub(crate) rc: [C; N_CONSTANTS],
-    pub(crate) one: C,
-    pub(crate) two: C,
+    pub(crate) hash1_cubes: [C; 2],
+    pub(crate) hash2_cubes: [C; 1],
 }
 
 #[inline(always)]
@@ -81,8 +83,9 @@ pub(crate) fn hash2<P: PackedFelt>(
             xs[k] = inputs[i + k][0];
             ys[k] = inputs[i + k][1];
         }
-        let mut s = [P::load(&xs[..l]), P::load(&ys[..l]), P::constant(&c.two)];
-        permute(&mut s, &c.rc);
+        // Cell 2 holds 2: its first S-box output is prepared (`permute_known`).
+        let mut s = [P::load(&xs[..l]), P::load(&ys[..l]), P::zero()];
+        permute_known(&mut s, &c.rc, &c.hash2_cubes);
         store_prefix(s[0], &mut out[i..], take);
         i += take;
     }
@@ -104,9 +107,9 @@ pub(crate) fn hash2_columns<P: PackedFelt>(
         let mut s = [
             load_prefix::<P>(&xs[i..], take),
             load_prefix::<P>(&ys[i..], take),
-            P::constant(&c.two),
+            P::zero(),
         ];
-        permute(&mut s, &c.rc);
+        permute_known(&mut s, &c.rc, &c.hash2_cubes);
         store_prefix(s[0], &mut out[i..], take);
         i += take;
     }
@@ -120,12 +123,9 @@ pub(crate) fn hash1<P: PackedFelt>(c: &Prepared<P::Constant>, inputs: &[Felt], o
     let mut i = 0;
     while i < n {
         let take = take(n, i, l);
-        let mut s = [
-            load_prefix::<P>(&inputs[i..], take),
-            P::zero(),
-            P::constant(&c.one),
-        ];
-        permute(&mut s, &c.rc);
+        let mut s = [load_prefix::<P>(&inputs[i..], take), P::zero(), P::zero()];
+        // Cells 1 and 2 hold 0 and 1: their first S-box outputs are prepared.
+        permute_known(&mut s, &c.rc, &c.hash1_cubes);
         store_prefix(s[0], &mut out[i..], take);
         i += take;
     }

@@ -5,7 +5,9 @@
 use super::drivers::Prepared;
 use crate::backend::packed::{prepare_const, PackedConstant};
 use crate::field::Felt;
-use crate::poseidon::constants::{COMPRESSED_ROUND_CONSTANTS, N_CONSTANTS};
+use crate::poseidon::constants::{
+    COMPRESSED_ROUND_CONSTANTS, HASH1_CUBES, HASH2_CUBES, N_CONSTANTS,
+};
 
 /// The round constants and small constants in the 9×28-bit form, built at compile time
 /// (shared by every lane type: the prepared form does not depend on the instruction set).
@@ -21,8 +23,8 @@ const fn packed_constants() -> Prepared<PackedConstant> {
     }
     Prepared {
         rc,
-        one: prepare_const(Felt::ONE),
-        two: prepare_const(Felt::TWO),
+        hash1_cubes: [prepare_const(HASH1_CUBES[0]), prepare_const(HASH1_CUBES[1])],
+        hash2_cubes: [prepare_const(HASH2_CUBES[0])],
     }
 }
 
@@ -72,8 +74,8 @@ macro_rules! entry_points {
 /// [`Lazy`](crate::poseidon::lazy::Lazy), the type of the scalar `poseidon_hash`.
 pub(crate) static SCALAR: Prepared<Felt> = Prepared {
     rc: COMPRESSED_ROUND_CONSTANTS,
-    one: Felt::ONE,
-    two: Felt::TWO,
+    hash1_cubes: HASH1_CUBES,
+    hash2_cubes: HASH2_CUBES,
 };
 
 entry_points!(portable, crate::poseidon::lazy::Lazy, super::SCALAR);
@@ -123,8 +125,11 @@ pub(crate) static MIXED: Prepared<(PackedConstant, Felt)> = Prepared {
         }
         rc
     },
-    one: (prepare_const(Felt::ONE), Felt::ONE),
-    two: (prepare_const(Felt::TWO), Felt::TWO),
+    hash1_cubes: [
+        (prepare_const(HASH1_CUBES[0]), HASH1_CUBES[0]),
+        (prepare_const(HASH1_CUBES[1]), HASH1_CUBES[1]),
+    ],
+    hash2_cubes: [(prepare_const(HASH2_CUBES[0]), HASH2_CUBES[0])],
 };
 // Four AVX2 lanes and one scalar lane in lock-step (`backend::mixed`): the scalar permutation
 // runs on the integer pipes in the gaps of the vector dependency chains. BMI2 is part of the
@@ -273,8 +278,8 @@ pub(crate) static IFMA: Prepared<crate::backend::ifma::IfmaConstant> = {
             }
             rc
         },
-        one: prepare_const(Felt::ONE),
-        two: prepare_const(Felt::TWO),
+        hash1_cubes: [prepare_const(HASH1_CUBES[0]), prepare_const(HASH1_CUBES[1])],
+        hash2_cubes: [prepare_const(HASH2_CUBES[0])],
     }
 };
 // Eight IFMA lanes: the remainder of the IFMA backend's batches.
@@ -321,14 +326,14 @@ entry_points!(
 pub(crate) mod scalar {
     use crate::batch::drivers;
     use crate::field::Felt;
-    use crate::poseidon::constants::COMPRESSED_ROUND_CONSTANTS;
+    use crate::poseidon::constants::{COMPRESSED_ROUND_CONSTANTS, HASH1_CUBES, HASH2_CUBES};
     use alloc::vec::Vec;
 
     pub(crate) fn hash_many(messages: &[&[Felt]], out: &mut [Felt]) {
         let c = drivers::Prepared {
             rc: COMPRESSED_ROUND_CONSTANTS,
-            one: Felt::ONE,
-            two: Felt::TWO,
+            hash1_cubes: HASH1_CUBES,
+            hash2_cubes: HASH2_CUBES,
         };
         drivers::hash_many::<Felt>(&c, messages, out)
     }

@@ -157,9 +157,15 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
     /// Runs the full rounds of the Poseidon permutation whose prepared constants are `k`
     /// (three per round; `crate::poseidon::hades::full_round`, with its weights: inputs of
     /// weight at most 7) with a fused kernel if this type has one, and says whether it did;
-    /// the default has none and `hades::permute` runs the generic loop.
+    /// the default has none and `hades::permute` runs the generic loop. The first round runs
+    /// the S-boxes of cells `0..first_sboxes` only (1 to 3): the other cells already hold
+    /// their S-box output, with weight 1 (`hades::permute_known`).
     #[inline(always)]
-    fn poseidon_full_rounds(_state: &mut [Self; 3], _k: &[Self::Constant]) -> bool {
+    fn poseidon_full_rounds(
+        _state: &mut [Self; 3],
+        _k: &[Self::Constant],
+        _first_sboxes: usize,
+    ) -> bool {
         false
     }
 

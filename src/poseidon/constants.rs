@@ -141,6 +141,31 @@ pub(crate) const COMPRESSED_ROUND_CONSTANTS: [Felt; N_CONSTANTS] = [
     Felt::from_hex_unchecked("0x61fc552b8eb75e17ad0fb7aaa4ca528f415e14f0d9cdbed861a8db0bfff0c5b"),
 ];
 
+/// `(v + k)³` for a small `v` and a constant `k`, at compile time.
+const fn cube_of_sum(v: u64, k: Felt) -> Felt {
+    use crate::field::mont;
+    let x = mont::add(
+        Felt::from_u64_const(v).to_montgomery_limbs(),
+        k.to_montgomery_limbs(),
+    );
+    match Felt::from_montgomery_limbs(mont::mul(mont::square(x), x)) {
+        Some(y) => y,
+        None => panic!("mont::mul gives canonical limbs"),
+    }
+}
+
+/// The first round's S-box outputs of the cells that `poseidon_hash_single`'s state
+/// `[x, 0, 1]` fixes: `(0 + k_1)³` and `(1 + k_2)³` (`k` = the first round's constants). The
+/// permutation can start from them instead of cubing the same value in every call
+/// (`hades::permute_known`).
+pub(crate) const HASH1_CUBES: [Felt; 2] = [
+    cube_of_sum(0, COMPRESSED_ROUND_CONSTANTS[1]),
+    cube_of_sum(1, COMPRESSED_ROUND_CONSTANTS[2]),
+];
+
+/// The same for `poseidon_hash`'s state `[x, y, 2]`: `(2 + k_2)³`.
+pub(crate) const HASH2_CUBES: [Felt; 1] = [cube_of_sum(2, COMPRESSED_ROUND_CONSTANTS[2])];
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -190,6 +215,15 @@ pub(crate) mod tests {
 
     pub(crate) fn to_felt(x: &BigUint) -> Felt {
         Felt::from_hex(&format!("{x:#x}")).unwrap()
+    }
+
+    /// The prepared first-round cubes are `(v + k)³` computed with run-time field arithmetic.
+    #[test]
+    fn known_cell_cubes() {
+        let k = &COMPRESSED_ROUND_CONSTANTS;
+        let cube = |x: Felt| x * x * x;
+        assert_eq!(HASH2_CUBES, [cube(Felt::TWO + k[2])]);
+        assert_eq!(HASH1_CUBES, [cube(k[1]), cube(Felt::ONE + k[2])]);
     }
 
     #[test]

@@ -85,20 +85,38 @@ fn mix<P: PackedFelt>(a: P, b: P, c: P) -> (P, P, P) {
 /// A full round: add three constants, cube every cell, mix.
 #[inline(always)]
 pub(crate) fn full_round<P: PackedFelt>(a: P, b: P, c: P, k: &[P::Constant]) -> (P, P, P) {
+    full_round_first(a, b, c, k, 3)
+}
+
+/// A full round whose S-boxes run on the first `sboxes` cells only: the others already hold
+/// their S-box output (weight 1), the same in every call ([`permute_known`]).
+#[inline(always)]
+pub(crate) fn full_round_first<P: PackedFelt>(
+    a: P,
+    b: P,
+    c: P,
+    k: &[P::Constant],
+    sboxes: usize,
+) -> (P, P, P) {
+    let mut x = [a, b, c];
     if P::ROLLED_FULL_ROUNDS {
         // One S-box per iteration. The trip count is hidden from the optimiser so that it
         // keeps the loop rolled: one copy of the cube's code, small enough for the
         // decoded-instruction cache (see `PackedFelt::ROLLED_FULL_ROUNDS`).
-        let mut x = [a, b, c];
-        for (x, k) in x.iter_mut().zip(k).take(core::hint::black_box(3)) {
+        for (x, k) in x.iter_mut().zip(k).take(core::hint::black_box(sboxes)) {
             *x = cube(x.add_constant(k));
         }
-        return mix(x[0], x[1], x[2]);
+    } else {
+        // Straight-line S-boxes (`sboxes` is a constant wherever this is inlined).
+        x[0] = cube(x[0].add_constant(&k[0]));
+        if sboxes > 1 {
+            x[1] = cube(x[1].add_constant(&k[1]));
+        }
+        if sboxes > 2 {
+            x[2] = cube(x[2].add_constant(&k[2]));
+        }
     }
-    let a = cube(a.add_constant(&k[0]));
-    let b = cube(b.add_constant(&k[1]));
-    let c = cube(c.add_constant(&k[2]));
-    mix(a, b, c)
+    mix(x[0], x[1], x[2])
 }
 
 /// One partial round in the coordinates `(A = 2a, s = a + b, c)`, where `c` already holds the
@@ -155,16 +173,40 @@ fn last_partial_round<P: PackedFelt>(big_a: P, s: P, c: P) -> (P, P, P) {
 /// (`rc[i] = P::prepare(COMPRESSED_ROUND_CONSTANTS[i])`).
 #[inline(always)]
 pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) {
+    permute_known(state, rc, &[]);
+}
+
+/// The Hades permutation of a state whose last `cubes.len()` cells (at most two) hold the same
+/// value in every call, given as those cells' first-round S-box outputs: cell
+/// `3 − cubes.len() + j` of the input is ignored, and `cubes[j]` (prepared
+/// `(v + k)³` of its fixed value `v` and first-round constant `k`) takes the place of its
+/// first S-box. The result is that of [`permute`] on the full state, with one or two S-boxes
+/// fewer (`poseidon_hash`'s `[x, y, 2]`: 105 instead of 106 per permutation).
+///
+/// # Panics
+/// If `cubes.len() > 2` (a constant in every caller).
+#[inline(always)]
+pub(crate) fn permute_known<P: PackedFelt>(
+    state: &mut [P; 3],
+    rc: &[P::Constant; N],
+    cubes: &[P::Constant],
+) {
     // The largest product of multiplication input weights used here (module docs).
     const { assert!(P::MUL_WEIGHTS >= 4) };
+    assert!(cubes.len() <= 2, "at most two known cells");
+    let sboxes = 3 - cubes.len();
+    for (x, c) in state[sboxes..].iter_mut().zip(cubes) {
+        *x = P::constant(c);
+    }
     let (first, rest) = rc.split_at(12);
     let (partial, last) = rest.split_at(83);
-    if !P::poseidon_full_rounds(state, first) {
-        for k in first.chunks_exact(3) {
-            let [a, b, c] = *state;
-            let (a, b, c) = full_round(a, b, c, k);
-            *state = [a, b, c];
+    if !P::poseidon_full_rounds(state, first, sboxes) {
+        let [a, b, c] = *state;
+        let (mut a, mut b, mut c) = full_round_first(a, b, c, &first[..3], sboxes);
+        for k in first[3..].chunks_exact(3) {
+            (a, b, c) = full_round(a, b, c, k);
         }
+        *state = [a, b, c];
     }
     let [mut a, b, mut c] = *state;
     // Partial rounds in the coordinates (A = 2a, s = a + b, c + constant).
@@ -188,7 +230,7 @@ pub(crate) fn permute<P: PackedFelt>(state: &mut [P; 3], rc: &[P::Constant; N]) 
     }
     let (a, b, c) = last_partial_round(big_a, s, c);
     *state = [a, b, c];
-    if !P::poseidon_full_rounds(state, last) {
+    if !P::poseidon_full_rounds(state, last, 3) {
         for k in last.chunks_exact(3) {
             let [a, b, c] = *state;
             let (a, b, c) = full_round(a, b, c, k);
@@ -275,6 +317,32 @@ mod tests {
             permute(&mut x, &COMPRESSED_ROUND_CONSTANTS);
             textbook(&mut y, ark);
             prop_assert_eq!(x, y);
+        }
+
+        /// `permute_known` with the prepared first-round cubes equals `permute` of the full
+        /// states `[x, y, 2]` and `[x, 0, 1]`, whatever the ignored cells hold, for `Felt` and
+        /// for the scalar Poseidon type `Lazy` (which runs the unrolled full rounds).
+        #[test]
+        fn known_cells_equal_full_state(x in felt_strategy(), y in felt_strategy(), junk in felt_strategy()) {
+            use super::super::constants::{HASH1_CUBES, HASH2_CUBES};
+            let rc = &COMPRESSED_ROUND_CONSTANTS;
+            let mut want = [x, y, Felt::TWO];
+            permute(&mut want, rc);
+            let mut got = [x, y, junk];
+            permute_known(&mut got, rc, &HASH2_CUBES);
+            prop_assert_eq!(got, want);
+            let mut lazy = [x, y, junk];
+            super::super::permute_lazy(&mut lazy, &HASH2_CUBES);
+            prop_assert_eq!(lazy, want);
+
+            let mut want = [x, Felt::ZERO, Felt::ONE];
+            permute(&mut want, rc);
+            let mut got = [x, junk, y];
+            permute_known(&mut got, rc, &HASH1_CUBES);
+            prop_assert_eq!(got, want);
+            let mut lazy = [x, junk, y];
+            super::super::permute_lazy(&mut lazy, &HASH1_CUBES);
+            prop_assert_eq!(lazy, want);
         }
     }
 }

@@ -28,19 +28,22 @@ use lazy::Lazy;
 /// this CPU has (see `crate::backend::scalar`): [`permute_lazy`] either way.
 #[inline]
 fn permute_scalar(state: &mut [Felt; 3]) {
-    crate::backend::scalar::poseidon_permute(state)
+    crate::backend::scalar::poseidon_permute(state, &[])
 }
 
-/// The permutation on scalar field elements: the generic [`hades::permute`] instantiated with
-/// the lazily reduced scalar type [`lazy::Lazy`] (values below 2p inside, canonical out).
+/// The permutation on scalar field elements: the generic [`hades::permute_known`]
+/// instantiated with the lazily reduced scalar type [`lazy::Lazy`] (values below 2p inside,
+/// canonical out). The last `K` cells are fixed and given as their first-round S-box outputs
+/// `cubes` ([`constants::HASH2_CUBES`] for `poseidon_hash`'s `[x, y, 2]`); `state`'s values
+/// there are ignored.
 #[inline(always)]
-pub(crate) fn permute_lazy(state: &mut [Felt; 3]) {
+pub(crate) fn permute_lazy<const K: usize>(state: &mut [Felt; 3], cubes: &[Felt; K]) {
     let mut s = [
         Lazy::load(&state[0..1]),
         Lazy::load(&state[1..2]),
         Lazy::load(&state[2..3]),
     ];
-    hades::permute::<Lazy>(&mut s, &COMPRESSED_ROUND_CONSTANTS);
+    hades::permute_known::<Lazy>(&mut s, &COMPRESSED_ROUND_CONSTANTS, cubes);
     for (x, out) in s.into_iter().zip(state.chunks_exact_mut(1)) {
         x.store(out);
     }
@@ -58,15 +61,17 @@ pub(crate) fn permute_lazy(state: &mut [Felt; 3]) {
 /// );
 /// ```
 pub fn poseidon_hash(x: Felt, y: Felt) -> Felt {
+    // Cell 2 holds 2; its first S-box output is a constant (`hades::permute_known`).
     let mut state = [x, y, Felt::TWO];
-    permute_scalar(&mut state);
+    crate::backend::scalar::poseidon_permute(&mut state, &constants::HASH2_CUBES);
     state[0]
 }
 
 /// The Poseidon hash of one element: `permute([x, 0, 1])[0]`.
 pub fn poseidon_hash_single(x: Felt) -> Felt {
+    // Cells 1 and 2 hold 0 and 1; their first S-box outputs are constants.
     let mut state = [x, Felt::ZERO, Felt::ONE];
-    permute_scalar(&mut state);
+    crate::backend::scalar::poseidon_permute(&mut state, &constants::HASH1_CUBES);
     state[0]
 }
 
