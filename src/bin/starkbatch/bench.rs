@@ -15,8 +15,9 @@
 //!
 //! For each workload the **scalar** row is the per-element scalar library function in a plain
 //! loop on one thread (for the Merkle tree: `merkle::root_seq` over the scalar
-//! `poseidon_hash`; for `state_commitment`, which has no scalar variant, the library function
-//! itself on a 1-thread pool). The Poseidon hash workloads then run the SIMD batch API
+//! `poseidon_hash`; for `state_commitment`, the same tries and leaf hashes built from the
+//! library's public parts with the scalar `pedersen_hash` and `poseidon_hash`, one call per
+//! hash: [`state_root_scalar`]). The Poseidon hash workloads then run the SIMD batch API
 //! (`Backend::*_batch_par`) on every backend the CPU supports; the others run the library's
 //! default path (backend column `default`: Poseidon on the chosen backend,
 //! `Backend::current()`, Pedersen scalar); each inside a rayon `ThreadPool` of 1, 2, …
@@ -35,7 +36,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::ThreadPool;
 use serde_json::json;
 use starkbatch::hash::PairHash;
-use starkbatch::state::{state_commitment, ContractState, DeclaredClass, StateRootRule};
+use starkbatch::state::{
+    class_leaf_hash, contract_state_hash, global_state_root, state_commitment, trie_root,
+    ContractState, DeclaredClass, StateRootRule, TrieError, STATE_HEIGHT,
+};
 use starkbatch::{merkle, pedersen_hash};
 use starkbatch::{poseidon_hash, poseidon_hash_many, poseidon_hash_single};
 use starkbatch::{Backend, Felt, Poseidon};
@@ -104,6 +108,42 @@ impl PairHash for ScalarPoseidon {
     fn hash(a: &Felt, b: &Felt) -> Felt {
         poseidon_hash(*a, *b)
     }
+}
+
+/// The library's scalar `pedersen_hash` as a tree hash, one call per pair (as
+/// [`ScalarPoseidon`]).
+struct ScalarPedersen;
+
+impl PairHash for ScalarPedersen {
+    const NAME: &'static str = "pedersen-scalar";
+
+    fn hash(a: &Felt, b: &Felt) -> Felt {
+        pedersen_hash(a, b)
+    }
+}
+
+/// The state root of `state_commitment`, with every hash computed one at a time by the scalar
+/// functions: each storage trie and the contract trie over [`ScalarPedersen`], the class trie
+/// over [`ScalarPoseidon`], the leaves with the scalar `contract_state_hash` and
+/// `class_leaf_hash`. The scalar reference for the `state_commitment` workload: what a
+/// caller of a one-hash-at-a-time library computes.
+fn state_root_scalar(contracts: &[ContractState], classes: &[DeclaredClass]) -> Felt {
+    let root = |r: Result<Felt, TrieError>| r.expect("keys below 2^251");
+    let contract_leaves: Vec<(Felt, Felt)> = contracts
+        .iter()
+        .map(|c| {
+            let storage_root = root(trie_root::<ScalarPedersen>(&c.storage, STATE_HEIGHT));
+            let leaf = contract_state_hash(&c.class_hash, &storage_root, &c.nonce);
+            (c.address, leaf)
+        })
+        .collect();
+    let class_leaves: Vec<(Felt, Felt)> = classes
+        .iter()
+        .map(|c| (c.class_hash, class_leaf_hash(&c.compiled_class_hash)))
+        .collect();
+    let contract_root = root(trie_root::<ScalarPedersen>(&contract_leaves, STATE_HEIGHT));
+    let class_root = root(trie_root::<ScalarPoseidon>(&class_leaves, STATE_HEIGHT));
+    global_state_root(&contract_root, &class_root, StateRootRule::From0_14_0)
 }
 
 fn sum_of(out: &[Felt]) -> Felt {
@@ -216,20 +256,18 @@ fn workloads(quick: bool) -> Vec<Workload> {
         })
         .collect();
     let items = contracts.iter().map(|c| c.storage.len() + 1).sum::<usize>() + classes.len();
-    let commit = move || {
-        state_commitment(&contracts, &classes, StateRootRule::From0_14_0)
-            .expect("keys below 2^251")
-            .state_root
-    };
+    let (contracts2, classes2) = (contracts.clone(), classes.clone());
     w.push(Workload {
         name: "state_commitment",
         unit: "leaves",
         items,
         per_backend: false,
-        // The library has one state-commitment function; the scalar row runs it on a
-        // 1-thread pool.
-        scalar: Box::new(commit.clone()),
-        batch: Box::new(move |_| commit()),
+        scalar: Box::new(move || state_root_scalar(&contracts2, &classes2)),
+        batch: Box::new(move |_| {
+            state_commitment(&contracts, &classes, StateRootRule::From0_14_0)
+                .expect("keys below 2^251")
+                .state_root
+        }),
     });
     w
 }
