@@ -51,7 +51,7 @@ pub trait PackedFelt: Copy + Send + Sync + Sized {
     const LANES: usize;
 
     /// The largest product `w(a)·w(b)` of input weights that [`mul`](Self::mul) accepts
-    /// (for [`square`](Self::square), `w(a)²`); each input is also at most [`MUL_WEIGHT`]
+    /// (for [`square`](Self::square), `w(a)²`); each input is also at most `MUL_WEIGHT`
     /// (module docs). Generic code that multiplies lazy values checks this at compile time.
     const MUL_WEIGHTS: u32 = MUL_WEIGHT * MUL_WEIGHT;
 

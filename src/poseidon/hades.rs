@@ -56,6 +56,12 @@
 //!   loop (the same operations), and a type may run each group of four full rounds in a fused
 //!   kernel ([`PackedFelt::poseidon_full_rounds`]; the AVX2 eight-lane type does).
 //!
+//! # Known cells
+//! `poseidon_hash` permutes `[x, y, 2]` and `poseidon_hash_single` `[x, 0, 1]`: a fixed cell's
+//! first-round S-box output is the same in every call. [`permute_known`] takes it prepared
+//! (`HASH2_CUBES`, `HASH1_CUBES` in `constants.rs`) and runs the first round's S-boxes on the
+//! other cells only; a prepared constant has weight 1, like the S-box output it replaces.
+//!
 //! [`PackedFelt::store`] makes values canonical.
 
 use crate::field::PackedFelt;

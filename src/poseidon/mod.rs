@@ -10,8 +10,8 @@
 //! * `poseidon_permute_comp(state)`: the permutation itself.
 //!
 //! Definitions: cairo-lang `poseidon_utils.py` / `poseidon_hash.py`. The permutation is written
-//! once, generic over [`PackedFelt`](crate::PackedFelt) (`hades.rs`), and used here with the
-//! scalar [`Felt`].
+//! once, generic over [`PackedFelt`] (`hades.rs`), and used here with the
+//! lazily reduced scalar type `lazy::Lazy`.
 
 pub(crate) mod constants;
 pub(crate) mod hades;
