@@ -331,24 +331,32 @@ mod tests {
         #[test]
         fn known_cells_equal_full_state(x in felt_strategy(), y in felt_strategy(), junk in felt_strategy()) {
             use super::super::constants::{HASH1_CUBES, HASH2_CUBES};
-            let rc = &COMPRESSED_ROUND_CONSTANTS;
-            let mut want = [x, y, Felt::TWO];
-            permute(&mut want, rc);
-            let mut got = [x, y, junk];
-            permute_known(&mut got, rc, &HASH2_CUBES);
-            prop_assert_eq!(got, want);
-            let mut lazy = [x, y, junk];
-            super::super::permute_lazy(&mut lazy, &HASH2_CUBES);
-            prop_assert_eq!(lazy, want);
-
-            let mut want = [x, Felt::ZERO, Felt::ONE];
-            permute(&mut want, rc);
-            let mut got = [x, junk, y];
-            permute_known(&mut got, rc, &HASH1_CUBES);
-            prop_assert_eq!(got, want);
-            let mut lazy = [x, junk, y];
-            super::super::permute_lazy(&mut lazy, &HASH1_CUBES);
-            prop_assert_eq!(lazy, want);
+            known_equals_full([x, y, Felt::TWO], &HASH2_CUBES, [junk, y])?;
+            known_equals_full([x, Felt::ZERO, Felt::ONE], &HASH1_CUBES, [junk, y])?;
         }
+    }
+
+    /// `full` permuted with `permute` equals the same state with its last `K` cells replaced
+    /// by `junk` permuted with `permute_known` (for `Felt`) and with `permute_lazy` (`Lazy`),
+    /// given the cubes of those cells' values.
+    fn known_equals_full<const K: usize>(
+        full: [Felt; 3],
+        cubes: &[Felt; K],
+        junk: [Felt; 2],
+    ) -> Result<(), TestCaseError> {
+        let rc = &COMPRESSED_ROUND_CONSTANTS;
+        let mut want = full;
+        permute(&mut want, rc);
+        let mut known = full;
+        for (x, j) in known[3 - K..].iter_mut().zip(junk) {
+            *x = j;
+        }
+        let mut got = known;
+        permute_known(&mut got, rc, cubes);
+        prop_assert_eq!(got, want);
+        let mut lazy = known;
+        super::super::permute_lazy(&mut lazy, cubes);
+        prop_assert_eq!(lazy, want);
+        Ok(())
     }
 }
