@@ -186,7 +186,7 @@ impl<P: PackedSelect> Scratch<P> {
             self.x2[g] = x2;
             let c = g % CHAINS;
             self.prefix[g] = acc[c];
-            acc[c] = acc[c].mul(d);
+            acc[c] = acc[c].mul_inline(d);
         }
         // 1/acc for every lane of every chain, with one scalar inversion.
         let mut inv = invert_totals(&acc);
@@ -200,16 +200,16 @@ impl<P: PackedSelect> Scratch<P> {
             let (x1, y1, x2) = (self.x[g], self.y[g], self.x2[g]);
             let d = P::select(on, one, x2.sub(x1));
             let c = g % CHAINS;
-            let dinv = inv[c].mul(self.prefix[g]);
-            inv[c] = inv[c].mul(d);
+            let dinv = inv[c].mul_inline(self.prefix[g]);
+            inv[c] = inv[c].mul_inline(d);
             let y2 = P::gather_prescaled(felts, &idx[..l]);
             let y2 = P::select(P::word_load(&neg[..l]), y2, zero.sub(y2));
-            let lambda = y2.sub(y1).mul(dinv);
-            let x3 = lambda.square().sub(x1.add_lazy(x2));
+            let lambda = y2.sub(y1).mul_inline(dinv);
+            let x3 = lambda.square_inline().sub(x1.add_lazy(x2));
             self.x[g] = P::select(on, x1, x3);
             if !last {
                 // The hash is x alone: the last step skips y.
-                let y3 = lambda.mul(x1.sub(x3)).sub(y1);
+                let y3 = lambda.mul_inline(x1.sub(x3)).sub(y1);
                 self.y[g] = P::select(on, y1, y3);
             }
         }
