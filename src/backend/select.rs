@@ -300,6 +300,28 @@ mod tests {
     use crate::backend::portable::PortableLane;
     use alloc::vec::Vec;
 
+    /// Runs `$cases::<P>()` for every `PackedSelect` type: the scalar and portable ones always,
+    /// the AVX2 and IFMA lanes where this CPU has them.
+    macro_rules! on_every_type {
+        ($cases:ident) => {{
+            $cases::<Felt>();
+            $cases::<X4<Felt>>();
+            $cases::<Packed<PortableLane>>();
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // Sound: the CPU has AVX2, all Avx2Lane's methods require.
+                $cases::<Packed<crate::backend::avx2::Avx2Lane>>();
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512ifma")
+            {
+                // Sound: the CPU has AVX-512F and IFMA, all Ifma's methods require.
+                $cases::<crate::backend::ifma::Ifma>();
+            }
+        }};
+    }
+
     fn zero_cases<P: PackedSelect>() {
         // Zero reached in different lazy forms: x − x, p-multiples from products, sums.
         let vals = [
@@ -363,28 +385,12 @@ mod tests {
 
     #[test]
     fn masks_match_felt() {
-        zero_cases::<Felt>();
-        zero_cases::<X4<Felt>>();
-        zero_cases::<Packed<PortableLane>>();
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // Sound: the CPU has AVX2, all Avx2Lane's methods require.
-            zero_cases::<Packed<crate::backend::avx2::Avx2Lane>>();
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512ifma")
-        {
-            // Sound: the CPU has AVX-512F and IFMA, all Ifma's methods require.
-            zero_cases::<crate::backend::ifma::Ifma>();
-        }
+        on_every_type!(zero_cases);
     }
 
-    /// `mul_inline` / `square_inline` give `mul` / `square`'s values and `Felt`'s products, on
-    /// edge and random values in every lane position.
-    fn inline_product_cases<P: PackedSelect>() {
-        let l = P::LANES;
-        let mut vals = vec![
+    /// 0, 1, p − 1, p − 2, 2^251 and 2^251 − 1, 2^192, and the 28- and 64-bit limb boundaries.
+    fn edge_values() -> Vec<Felt> {
+        vec![
             Felt::ZERO,
             Felt::ONE,
             Felt::MAX,
@@ -394,7 +400,14 @@ mod tests {
             Felt::TWO.pow(192),
             Felt::TWO.pow(28) - Felt::ONE,
             Felt::TWO.pow(64) - Felt::ONE,
-        ];
+        ]
+    }
+
+    /// `mul_inline` / `square_inline` give `mul` / `square`'s values and `Felt`'s products, on
+    /// edge and random values in every lane position.
+    fn inline_product_cases<P: PackedSelect>() {
+        let l = P::LANES;
+        let mut vals = edge_values();
         vals.extend((0..15u64).map(|i| Felt::from(i * 0x9e37_79b9 + 11).pow(5)));
         let n = vals.len();
         for start in 0..n {
@@ -420,36 +433,14 @@ mod tests {
 
     #[test]
     fn inline_products_match() {
-        inline_product_cases::<Felt>();
-        inline_product_cases::<X4<Felt>>();
-        inline_product_cases::<Packed<PortableLane>>();
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // Sound: the CPU has AVX2, all Avx2Lane's methods require.
-            inline_product_cases::<Packed<crate::backend::avx2::Avx2Lane>>();
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512ifma")
-        {
-            // Sound: the CPU has AVX-512F and IFMA, all Ifma's methods require.
-            inline_product_cases::<crate::backend::ifma::Ifma>();
-        }
+        on_every_type!(inline_product_cases);
     }
 
     /// `load_prescaled(2^LOAD_SHIFT·x)` and `gather_prescaled` hold `x`, on edge and random
     /// values in every lane.
     fn prescaled_cases<P: PackedSelect>() {
         let l = P::LANES;
-        let mut vals = vec![
-            Felt::ZERO,
-            Felt::ONE,
-            Felt::MAX,
-            Felt::MAX - Felt::ONE,
-            Felt::TWO.pow(251),
-            Felt::TWO.pow(192),
-            Felt::TWO.pow(64) - Felt::ONE,
-        ];
+        let mut vals = edge_values();
         vals.extend((0..9u64).map(|i| Felt::from(i * 0x9e37_79b9 + 7).pow(7)));
         let scale = Felt::TWO.pow(P::LOAD_SHIFT as u128);
         let scaled: Vec<Felt> = vals.iter().map(|v| *v * scale).collect();
@@ -467,22 +458,9 @@ mod tests {
 
     #[test]
     fn prescaled_loads_match() {
-        prescaled_cases::<Felt>();
-        prescaled_cases::<X4<Felt>>();
-        prescaled_cases::<Packed<PortableLane>>();
+        on_every_type!(prescaled_cases);
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // Sound: the CPU has AVX2, all Avx2Lane's methods require.
-            prescaled_cases::<Packed<crate::backend::avx2::Avx2Lane>>();
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512ifma")
-        {
-            // Sound: the CPU has AVX-512F and IFMA, all Ifma's methods require.
-            prescaled_cases::<crate::backend::ifma::Ifma>();
-            assert_eq!(crate::backend::ifma::Ifma::LOAD_SHIFT, 4);
-        }
+        assert_eq!(crate::backend::ifma::Ifma::LOAD_SHIFT, 4);
     }
 
     #[test]
