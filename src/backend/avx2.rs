@@ -111,16 +111,19 @@ impl Lane for Avx2Lane {
     }
 }
 
-/// The 9×28-bit Montgomery product on AVX2 lanes, out of line: one copy of its ~300
-/// instructions serves every multiplication of a kernel, so that the curve formulas' straight-line
-/// code stays small enough for the instruction caches.
+/// The 9×28-bit Montgomery product on AVX2 lanes as a separate function, meant to stay out of
+/// line: one copy of its ~300 instructions for every multiplication of a kernel, so that the
+/// curve formulas' straight-line code stays small enough for the instruction caches. Not
+/// guaranteed: rustc emits no `noinline` for a `#[target_feature]` function, so with fat LTO
+/// LLVM inlines it where its cost model says so (docs/curve-batch.md, "Session 17"). Hot loops
+/// that want it inlined ask for that explicitly (`PackedSelect::mul_inline`).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 unsafe fn mont_mul9(a: &[Avx2Lane; 9], b: &[Avx2Lane; 9]) -> [Avx2Lane; 9] {
     super::packed::mont_mul(a, b)
 }
 
-/// The 9×28-bit Montgomery square on AVX2 lanes, out of line (see [`mont_mul9`]).
+/// The 9×28-bit Montgomery square on AVX2 lanes, as [`mont_mul9`].
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 unsafe fn mont_square9(a: &[Avx2Lane; 9]) -> [Avx2Lane; 9] {

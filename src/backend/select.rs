@@ -56,7 +56,8 @@ pub(crate) trait PackedSelect: PackedFelt {
     /// the call site even where `mul` calls one out-of-line copy (the AVX2 lanes, whose curve
     /// kernels are too long for the instruction caches otherwise). For short hot loops with few
     /// products, the Pedersen steps: there a call per product (arguments and result through
-    /// memory, 288-byte copies) cost 1.6× the whole step in builds without LTO. Default: `mul`.
+    /// memory, 288-byte copies) made the AVX2 batch 1.38× slower in builds without LTO
+    /// (docs/benchmarks.md, "Session 17"). Default: `mul`.
     #[inline(always)]
     fn mul_inline(self, rhs: Self) -> Self {
         self.mul(rhs)
