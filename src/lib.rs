@@ -37,7 +37,7 @@ extern crate alloc;
 #[macro_use]
 extern crate std;
 
-// Layers, imported one way: field → backend → poseidon/pedersen/curve → ecdsa/merkle/state.
+// Layers, imported one way: field → backend → poseidon/pedersen/curve → ecdsa/merkle/state → store.
 mod backend;
 pub mod batch;
 #[cfg(feature = "std")]
@@ -54,6 +54,9 @@ pub mod merkle;
 pub mod pedersen;
 pub mod poseidon;
 pub mod state;
+#[cfg(feature = "store")]
+#[cfg_attr(docsrs, doc(cfg(feature = "store")))]
+pub mod store;
 mod sync;
 
 pub use backend::{Backend, BackendError, BACKEND_ENV};

@@ -20,7 +20,7 @@
 //! whole-state [`state_commitment`]: every storage root, the contract-trie root, the class-trie
 //! root and the state root in one call, all storage tries hashed together.
 
-mod bits;
+pub(crate) mod bits;
 mod block;
 mod commitment;
 mod error;

@@ -1,0 +1,529 @@
+//! A persistent Starknet state: block commits on stored tries, reverts, reads and proofs.
+//!
+//! [`Store`] keeps every storage trie, the contract trie and the class trie of one state in a
+//! database ([`RedbStore`] by default, [`MemoryStore`] for tests, or any [`NodeStore`]), and
+//! applies one block's [`StateDiff`] at a time with [`Store::commit`]:
+//!
+//! - only the nodes on the paths to written keys are read and recomputed;
+//! - every rank of dirty nodes across **all** storage tries is hashed in one batch call, then
+//!   the contract leaves (three batches), then the contract trie, with the class trie
+//!   (Poseidon) alongside (module `commit` has the plan);
+//! - the whole block is one [`WriteBatch`], written atomically: after a crash the store holds
+//!   the block before or the block after, never a mix;
+//! - the roots equal [`state_commitment`](crate::state::state_commitment) of the accumulated
+//!   state (the tests check it block by block).
+//!
+//! Each block also records its roots and a reverse diff (what it overwrote), so
+//! [`Store::revert_to`] restores any of the last [`StoreOptions::history`] blocks (128 by
+//! default) exactly: roots, reads and proofs. Older history is pruned as blocks commit.
+//!
+//! Reads go through a [`View`], a snapshot: readers in other threads see the block before a
+//! commit or the block after, never a mix, and never wait for the writer (redb).
+//!
+//! ```
+//! use starkbatch::store::{StateDiff, StorageDiff, StorageEntry, Store, ContractClass};
+//! use starkbatch::state::{state_commitment, ContractState, StateRootRule};
+//! use starkbatch::Felt;
+//!
+//! let store = Store::in_memory();
+//! let diff = StateDiff {
+//!     deployed_contracts: vec![ContractClass { address: Felt::from(0x10u64), class_hash: Felt::from(7u64) }],
+//!     storage_diffs: vec![StorageDiff {
+//!         address: Felt::from(0x10u64),
+//!         storage_entries: vec![StorageEntry { key: Felt::from(5u64), value: Felt::from(100u64) }],
+//!     }],
+//!     ..Default::default()
+//! };
+//! let roots = store.commit(0, &diff, StateRootRule::From0_14_0).unwrap();
+//! let full = state_commitment(
+//!     &[ContractState {
+//!         address: Felt::from(0x10u64),
+//!         class_hash: Felt::from(7u64),
+//!         nonce: Felt::ZERO,
+//!         storage: vec![(Felt::from(5u64), Felt::from(100u64))],
+//!     }],
+//!     &[],
+//!     StateRootRule::From0_14_0,
+//! )
+//! .unwrap();
+//! assert_eq!(roots.roots.state_root, full.state_root);
+//! assert_eq!(store.view().unwrap().storage(&Felt::from(0x10u64), &Felt::from(5u64)).unwrap(), Felt::from(100u64));
+//! ```
+//!
+//! `docs/store.md` describes the layout (nodes by path), the commit, reverts and their bounds,
+//! with measured figures.
+
+mod codec;
+mod commit;
+mod diff;
+mod error;
+mod kv;
+mod memory;
+mod redb_store;
+mod update;
+
+pub use commit::{CommitStats, Hashing};
+pub use diff::{ContractClass, NonceUpdate, StateDiff, StorageDiff, StorageEntry};
+pub use error::StoreError;
+pub use kv::{Column, NodeStore, StoreReader, WriteBatch};
+pub use memory::{MemoryReader, MemoryStore};
+pub use redb_store::{RedbReader, RedbStore};
+
+use crate::state::StateRootRule;
+use crate::Felt;
+use codec::{BlockRoots, ContractRecord, Latest, ReverseDiff};
+use diff::{Changes, ContractChange};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// The default number of blocks [`Store::revert_to`] can go back.
+pub const DEFAULT_HISTORY: u64 = 128;
+
+/// The name of the database file inside a store directory ([`Store::open`]).
+pub const DB_FILE: &str = "state.redb";
+
+/// How a [`Store`] commits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreOptions {
+    /// How many blocks back [`Store::revert_to`] can go (reverse diffs of older blocks are
+    /// pruned as blocks commit). Default [`DEFAULT_HISTORY`].
+    pub history: u64,
+    /// How nodes are hashed (default [`Hashing::Batch`]).
+    pub hashing: Hashing,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            history: DEFAULT_HISTORY,
+            hashing: Hashing::Batch,
+        }
+    }
+}
+
+/// The roots of one block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Roots {
+    /// The global state root.
+    pub state_root: Felt,
+    /// The contract-trie root.
+    pub contract_root: Felt,
+    /// The class-trie root.
+    pub class_root: Felt,
+}
+
+impl From<BlockRoots> for Roots {
+    fn from(r: BlockRoots) -> Self {
+        Roots {
+            state_root: r.state_root,
+            contract_root: r.contract_root,
+            class_root: r.class_root,
+        }
+    }
+}
+
+/// The latest block of a store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockInfo {
+    /// Its number.
+    pub block_number: u64,
+    /// Its roots.
+    pub roots: Roots,
+    /// The rule its state root was computed with.
+    pub rule: StateRootRule,
+    /// The oldest block [`Store::revert_to`] can restore.
+    pub oldest_revertible: u64,
+}
+
+impl From<Latest> for BlockInfo {
+    fn from(l: Latest) -> Self {
+        BlockInfo {
+            block_number: l.block,
+            roots: l.roots.into(),
+            rule: l.roots.rule,
+            oldest_revertible: l.oldest,
+        }
+    }
+}
+
+/// What [`Store::commit`] computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommitResult {
+    /// The block committed.
+    pub block_number: u64,
+    /// Its roots.
+    pub roots: Roots,
+    /// `(address, storage root)` of every contract whose storage the block wrote, by address.
+    pub storage_roots: Vec<(Felt, Felt)>,
+    /// What the commit did.
+    pub stats: CommitStats,
+}
+
+/// A persistent Starknet state (see the module docs). `S` is the database.
+#[derive(Debug)]
+pub struct Store<S: NodeStore = RedbStore> {
+    kv: S,
+    options: StoreOptions,
+    /// Commits, reverts and imports run one at a time (each plans from a snapshot, then writes).
+    writer: Mutex<()>,
+}
+
+impl Store<RedbStore> {
+    /// Opens the store in directory `dir` (the database file [`DB_FILE`] inside it), creating
+    /// both if needed.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] if the directory or file cannot be created or opened (another
+    /// process holding it open included).
+    pub fn open(dir: impl AsRef<Path>) -> Result<Self, StoreError> {
+        let dir = dir.as_ref();
+        std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::Database(format!("{}: {e}", dir.display())))?;
+        Ok(Store::with_store(RedbStore::open(dir.join(DB_FILE))?))
+    }
+}
+
+impl Store<MemoryStore> {
+    /// An empty store in memory.
+    pub fn in_memory() -> Self {
+        Store::with_store(MemoryStore::new())
+    }
+}
+
+impl<S: NodeStore> Store<S> {
+    /// A store over the database `kv`, with default options.
+    pub fn with_store(kv: S) -> Self {
+        Store {
+            kv,
+            options: StoreOptions::default(),
+            writer: Mutex::new(()),
+        }
+    }
+
+    /// Sets the options.
+    pub fn with_options(mut self, options: StoreOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The options.
+    pub fn options(&self) -> StoreOptions {
+        self.options
+    }
+
+    /// The database.
+    pub fn database(&self) -> &S {
+        &self.kv
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ()> {
+        // The guarded data is `()`: a panic elsewhere cannot leave it inconsistent.
+        self.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A consistent snapshot of the latest block, for reads and proofs.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] or [`StoreError::Corrupt`] if the database cannot be read.
+    pub fn view(&self) -> Result<View<S::Reader<'_>>, StoreError> {
+        View::new(self.kv.reader()?)
+    }
+
+    /// The latest block, or `None` for an empty store.
+    ///
+    /// # Errors
+    /// As [`Store::view`].
+    pub fn latest(&self) -> Result<Option<BlockInfo>, StoreError> {
+        Ok(self.view()?.latest.map(BlockInfo::from))
+    }
+
+    /// Commits block `block_number`'s `diff` on the latest block (`block_number` must be the
+    /// next one; any number for an empty store) and returns the new roots.
+    ///
+    /// `rule` is the state-root rule of the block's Starknet version (state updates do not say
+    /// it). The block is written in one transaction: on any error nothing is written.
+    ///
+    /// # Errors
+    /// [`StoreError::BlockNumber`] for a block other than the next; [`StoreError::InvalidDiff`]
+    /// for a key, address or class hash not below 2^251 or a compiled class hash of 0 (naming
+    /// the item); [`StoreError::Database`] / [`StoreError::Corrupt`] from the database.
+    pub fn commit(
+        &self,
+        block_number: u64,
+        diff: &StateDiff,
+        rule: StateRootRule,
+    ) -> Result<CommitResult, StoreError> {
+        let mut changes = Changes::from_diff(diff)?;
+        let _w = self.lock();
+        let reader = self.kv.reader()?;
+        let latest = read_latest(&reader)?;
+        if let Some(l) = &latest {
+            let expected = l.block.checked_add(1).ok_or(StoreError::BlockNumber {
+                expected: u64::MAX,
+                got: block_number,
+            })?;
+            if block_number != expected {
+                return Err(StoreError::BlockNumber {
+                    expected,
+                    got: block_number,
+                });
+            }
+        }
+        let mut plan = commit::plan(
+            &reader,
+            latest.as_ref().map(|l| &l.roots),
+            &mut changes,
+            rule,
+            self.options.hashing,
+        )?;
+        let first = latest.map_or(block_number, |l| l.first);
+        let old_oldest = latest.map_or(block_number, |l| l.oldest);
+        let oldest = first.max(block_number.saturating_sub(self.options.history));
+        let b = &mut plan.batch;
+        if block_number > oldest {
+            b.put(
+                Column::History,
+                codec::reverse_diff_key(block_number),
+                codec::encode_reverse_diff(&plan.reverse),
+            );
+        }
+        b.put(
+            Column::History,
+            codec::roots_key(block_number),
+            codec::encode_roots(&plan.roots),
+        );
+        // Prune: the reverse diffs of blocks up to `oldest` and the roots of blocks before it.
+        for blk in old_oldest..oldest {
+            b.delete(Column::History, codec::roots_key(blk));
+            b.delete(Column::History, codec::reverse_diff_key(blk + 1));
+        }
+        b.put(
+            Column::Meta,
+            codec::LATEST_KEY.to_vec(),
+            codec::encode_latest(&Latest {
+                block: block_number,
+                roots: plan.roots,
+                first,
+                oldest,
+            }),
+        );
+        drop(reader);
+        self.kv.write(&plan.batch)?;
+        Ok(CommitResult {
+            block_number,
+            roots: plan.roots.into(),
+            storage_roots: plan.storage_roots,
+            stats: plan.stats,
+        })
+    }
+
+    /// Restores block `target` (one of the last [`StoreOptions::history`] blocks): the state,
+    /// roots, reads and proofs it had. The later blocks are forgotten, in one transaction.
+    ///
+    /// The restored roots are recomputed from the tries and compared with the ones recorded when
+    /// `target` was committed; a difference is an error and nothing is written.
+    ///
+    /// # Errors
+    /// [`StoreError::RevertOutOfRange`] for a block outside the restorable range;
+    /// [`StoreError::RootMismatch`], [`StoreError::Database`] or [`StoreError::Corrupt`].
+    pub fn revert_to(&self, target: u64) -> Result<BlockInfo, StoreError> {
+        let _w = self.lock();
+        let reader = self.kv.reader()?;
+        let latest = read_latest(&reader)?;
+        let Some(latest) = latest else {
+            return Err(StoreError::RevertOutOfRange {
+                target,
+                latest: None,
+                oldest: None,
+            });
+        };
+        if target < latest.oldest || target > latest.block {
+            return Err(StoreError::RevertOutOfRange {
+                target,
+                latest: Some(latest.block),
+                oldest: Some(latest.oldest),
+            });
+        }
+        if target == latest.block {
+            return Ok(latest.into());
+        }
+        let recorded = match reader.get(Column::History, &codec::roots_key(target))? {
+            Some(v) => codec::decode_roots(&v)?,
+            None => {
+                return Err(StoreError::Corrupt(format!(
+                    "the roots of block {target} are missing"
+                )))
+            }
+        };
+        // Merge the reverse diffs from the latest block down: the oldest write wins.
+        let mut storage = diff::StorageWrites::new();
+        let mut changes = Changes::default();
+        for blk in (target + 1..=latest.block).rev() {
+            let rd: ReverseDiff =
+                match reader.get(Column::History, &codec::reverse_diff_key(blk))? {
+                    Some(v) => codec::decode_reverse_diff(&v)?,
+                    None => {
+                        return Err(StoreError::Corrupt(format!(
+                            "the reverse diff of block {blk} is missing"
+                        )))
+                    }
+                };
+            for (a, k, old) in rd.storage {
+                storage
+                    .entry(a.to_bytes_be())
+                    .or_insert_with(|| (a, BTreeMap::new()))
+                    .1
+                    .insert(k.to_bytes_be(), update::Change::new(k.to_raw_limbs(), old));
+            }
+            for (a, old) in rd.contracts {
+                changes
+                    .contracts
+                    .insert(a.to_bytes_be(), (a, ContractChange::Restore(old)));
+            }
+            for (c, old) in rd.classes {
+                changes
+                    .classes
+                    .insert(c.to_bytes_be(), (c, (!old.is_zero()).then_some(old)));
+            }
+        }
+        changes.set_storage(storage);
+        let mut plan = commit::plan(
+            &reader,
+            Some(&latest.roots),
+            &mut changes,
+            recorded.rule,
+            self.options.hashing,
+        )?;
+        for (root, computed, want) in [
+            (
+                "contract_root",
+                plan.roots.contract_root,
+                recorded.contract_root,
+            ),
+            ("class_root", plan.roots.class_root, recorded.class_root),
+            ("state_root", plan.roots.state_root, recorded.state_root),
+        ] {
+            if computed != want {
+                return Err(StoreError::RootMismatch {
+                    block: target,
+                    root,
+                    recorded: want,
+                    computed,
+                });
+            }
+        }
+        let b = &mut plan.batch;
+        for blk in target + 1..=latest.block {
+            b.delete(Column::History, codec::roots_key(blk));
+            b.delete(Column::History, codec::reverse_diff_key(blk));
+        }
+        let info = Latest {
+            block: target,
+            roots: recorded,
+            first: latest.first,
+            oldest: latest.oldest,
+        };
+        b.put(
+            Column::Meta,
+            codec::LATEST_KEY.to_vec(),
+            codec::encode_latest(&info),
+        );
+        drop(reader);
+        self.kv.write(&plan.batch)?;
+        Ok(info.into())
+    }
+}
+
+fn read_latest<R: StoreReader>(reader: &R) -> Result<Option<Latest>, StoreError> {
+    reader
+        .get(Column::Meta, codec::LATEST_KEY)?
+        .map(|v| codec::decode_latest(&v))
+        .transpose()
+}
+
+/// A consistent snapshot of a store's latest block: reads and proofs.
+pub struct View<R: StoreReader> {
+    reader: R,
+    latest: Option<Latest>,
+}
+
+impl<R: StoreReader> View<R> {
+    fn new(reader: R) -> Result<Self, StoreError> {
+        let latest = read_latest(&reader)?;
+        Ok(View { reader, latest })
+    }
+
+    /// The block this view shows, or `None` for an empty store.
+    pub fn block(&self) -> Option<BlockInfo> {
+        self.latest.map(BlockInfo::from)
+    }
+
+    /// The value at `key` of `contract`'s storage (0 when unset).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] or [`StoreError::Corrupt`].
+    pub fn storage(&self, contract: &Felt, key: &Felt) -> Result<Felt, StoreError> {
+        match self
+            .reader
+            .get(Column::Storage, &codec::storage_key(contract, key))?
+        {
+            Some(v) => codec::decode_felt(&v, "storage value"),
+            None => Ok(Felt::ZERO),
+        }
+    }
+
+    fn contract(&self, contract: &Felt) -> Result<Option<ContractRecord>, StoreError> {
+        self.reader
+            .get(Column::Contracts, &codec::felt_key(contract))?
+            .map(|v| codec::decode_contract(&v))
+            .transpose()
+    }
+
+    /// `contract`'s nonce (0 for an unknown contract).
+    ///
+    /// # Errors
+    /// As [`View::storage`].
+    pub fn nonce(&self, contract: &Felt) -> Result<Felt, StoreError> {
+        Ok(self.contract(contract)?.map_or(Felt::ZERO, |c| c.nonce))
+    }
+
+    /// `contract`'s class hash (0 for an unknown contract).
+    ///
+    /// # Errors
+    /// As [`View::storage`].
+    pub fn class_hash(&self, contract: &Felt) -> Result<Felt, StoreError> {
+        Ok(self
+            .contract(contract)?
+            .map_or(Felt::ZERO, |c| c.class_hash))
+    }
+
+    /// `contract`'s storage root (0 for an unknown contract or empty storage).
+    ///
+    /// # Errors
+    /// As [`View::storage`].
+    pub fn storage_root(&self, contract: &Felt) -> Result<Felt, StoreError> {
+        Ok(self
+            .contract(contract)?
+            .map_or(Felt::ZERO, |c| c.storage_root))
+    }
+
+    /// The compiled class hash of `class_hash` (0 if it is not declared).
+    ///
+    /// # Errors
+    /// As [`View::storage`].
+    pub fn compiled_class_hash(&self, class_hash: &Felt) -> Result<Felt, StoreError> {
+        match self
+            .reader
+            .get(Column::Classes, &codec::felt_key(class_hash))?
+        {
+            Some(v) => codec::decode_felt(&v, "compiled class hash"),
+            None => Ok(Felt::ZERO),
+        }
+    }
+
+    /// The underlying snapshot.
+    pub fn reader(&self) -> &R {
+        &self.reader
+    }
+}
