@@ -314,23 +314,18 @@ type Tables = Vec<BTreeMap<Vec<u8>, Vec<u8>>>;
 /// The state-bearing tables (not the history or the latest-block record).
 fn tables<S: NodeStore>(s: &Store<S>) -> Tables {
     let r = s.database().reader().unwrap();
-    [
-        Column::Nodes,
-        Column::Storage,
-        Column::Contracts,
-        Column::Classes,
-    ]
-    .into_iter()
-    .map(|c| {
-        let mut m = BTreeMap::new();
-        r.scan(c, &[], &mut |k, v| {
-            m.insert(k.to_vec(), v.to_vec());
-            true
+    [Column::Nodes, Column::Contracts, Column::Classes]
+        .into_iter()
+        .map(|c| {
+            let mut m = BTreeMap::new();
+            r.scan(c, &[], &mut |k, v| {
+                m.insert(k.to_vec(), v.to_vec());
+                true
+            })
+            .unwrap();
+            m
         })
-        .unwrap();
-        m
-    })
-    .collect()
+        .collect()
 }
 
 /// Checks the store against the model: roots against `state_commitment`, tables against a

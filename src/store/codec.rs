@@ -5,7 +5,6 @@
 //! | column | key | value |
 //! | --- | --- | --- |
 //! | `Nodes` | trie tag (1: contract trie, 2: class trie, 3: storage trie) · the contract address (storage tries only, 32) · the node's path from the root, left-aligned in `⌈depth/8⌉` bytes · depth (1) | binary: `0` · left · right; edge: `1` · child · length (1) · path in `⌈length/8⌉` bytes |
-//! | `Storage` | address · storage key | value (never 0: a deleted key has no entry) |
 //! | `Contracts` | address | class hash · nonce · storage root |
 //! | `Classes` | class hash | compiled class hash |
 //! | `Meta` | `"latest"` | block number (8) · state root · contract root · class root · rule (1) · first block (8) · oldest restorable block (8) |
@@ -203,14 +202,6 @@ pub(crate) fn decode_node(b: &[u8]) -> Result<StoredNode, StoreError> {
         }
         _ => Err(StoreError::Corrupt(format!("{WHAT}: unknown record"))),
     }
-}
-
-/// The `Storage` key of `(address, key)`.
-pub(crate) fn storage_key(address: &Felt, key: &Felt) -> Vec<u8> {
-    let mut k = Vec::with_capacity(64);
-    k.extend_from_slice(&felt_bytes(address));
-    k.extend_from_slice(&felt_bytes(key));
-    k
 }
 
 pub(crate) fn felt_key(f: &Felt) -> Vec<u8> {

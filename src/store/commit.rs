@@ -25,6 +25,7 @@ use crate::hash::{PairHash, Pedersen, Poseidon};
 use crate::state::{global_state_root, StateRootRule, CONTRACT_CLASS_LEAF_V0};
 use crate::Felt;
 use rayon::prelude::*;
+use std::time::{Duration, Instant};
 
 /// How a commit hashes its nodes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -47,14 +48,24 @@ pub struct CommitStats {
     pub poseidon_hashes: usize,
     /// Batch calls made to the hash engine.
     pub batches: usize,
-    /// Trie nodes read from the store.
-    pub nodes_read: usize,
-    /// Trie node records written.
+    /// Trie nodes written (new or changed).
     pub nodes_written: usize,
-    /// Trie node records deleted.
+    /// Trie nodes removed.
     pub nodes_deleted: usize,
+    /// Trie records (bands of nodes) read from the database.
+    pub records_read: usize,
+    /// Trie records written or deleted.
+    pub records_written: usize,
     /// Storage writes that changed a value.
     pub storage_changed: usize,
+    /// Time to walk the storage tries (reading their nodes).
+    pub storage_walk_time: Duration,
+    /// Time to hash the storage tries' dirty nodes.
+    pub storage_hash_time: Duration,
+    /// Time to plan the whole commit (everything but the database write).
+    pub plan_time: Duration,
+    /// Time to write the batch (for a durable write, until it is on disk).
+    pub write_time: Duration,
 }
 
 impl CommitStats {
@@ -193,21 +204,24 @@ fn plan_classes<R: StoreReader>(
     Ok(side)
 }
 
-fn put_trie(batch: &mut WriteBatch, t: &TrieUpdate, stats: &mut CommitStats) {
-    let (puts, deletes) = t.records();
-    stats.nodes_written += puts.len();
-    stats.nodes_deleted += deletes.len();
-    stats.nodes_read += t.reads;
-    for (pos, rec) in &puts {
-        batch.put(
-            Column::Nodes,
-            codec::node_key(t.trie, pos),
-            codec::encode_node(rec),
-        );
+fn put_trie<R: StoreReader>(
+    reader: &R,
+    batch: &mut WriteBatch,
+    t: &mut TrieUpdate,
+    stats: &mut CommitStats,
+) -> Result<(), StoreError> {
+    let (records, puts, deletes, reads) = t.band_records(reader)?;
+    stats.nodes_written += puts;
+    stats.nodes_deleted += deletes;
+    stats.records_read += reads;
+    stats.records_written += records.len();
+    for (key, rec) in records {
+        match rec {
+            Some(v) => batch.put(Column::Nodes, key, v),
+            None => batch.delete(Column::Nodes, key),
+        }
     }
-    for pos in &deletes {
-        batch.delete(Column::Nodes, codec::node_key(t.trie, pos));
-    }
+    Ok(())
 }
 
 /// Plans the commit of `changes` on the state `reader` shows, whose roots are `prev` (`None`:
@@ -224,6 +238,7 @@ pub(crate) fn plan<R: StoreReader>(
     });
     let mut stats = CommitStats::default();
 
+    let t0 = Instant::now();
     // 1. Contract records.
     let touched = changes.touched_contracts();
     let old_records: Vec<Option<ContractRecord>> = touched
@@ -245,21 +260,24 @@ pub(crate) fn plan<R: StoreReader>(
         ..Default::default()
     };
     let (tries, class_side) = rayon::join(
-        || -> Result<(Vec<TrieUpdate>, usize, usize), StoreError> {
+        || -> Result<(Vec<TrieUpdate>, usize, usize, Duration, Duration), StoreError> {
             let mut tries: Vec<TrieUpdate> = storage
                 .par_iter_mut()
                 .map(|(addr, ch)| {
                     TrieUpdate::new(reader, TrieId::Storage(*addr), storage_root_of(addr), ch)
                 })
                 .collect::<Result<_, _>>()?;
+            let tw = Instant::now();
             let (h, b) = hash_ranks::<Pedersen>(&mut tries, mode);
-            Ok((tries, h, b))
+            Ok((tries, h, b, tw - t0, tw.elapsed()))
         },
         || plan_classes(reader, &class_changes, old_class_root, mode),
     );
     changes.classes = class_changes.classes;
-    let (tries, h, b) = tries?;
-    let class_side = class_side?;
+    let (mut tries, h, b, walk, hash) = tries?;
+    stats.storage_walk_time = walk;
+    stats.storage_hash_time = hash;
+    let mut class_side = class_side?;
     stats.pedersen_hashes += h;
     stats.batches += b + class_side.batches;
     stats.poseidon_hashes += class_side.hashes;
@@ -354,7 +372,7 @@ pub(crate) fn plan<R: StoreReader>(
     let (h, b) = hash_ranks::<Pedersen>(&mut contract_trie, mode);
     stats.pedersen_hashes += h;
     stats.batches += b;
-    let [contract_trie] = contract_trie;
+    let [mut contract_trie] = contract_trie;
 
     // 6. Roots.
     let contract_root = contract_trie.root();
@@ -368,23 +386,17 @@ pub(crate) fn plan<R: StoreReader>(
     // The batch and the reverse diff.
     let mut batch = WriteBatch::new();
     let mut reverse = ReverseDiff::default();
-    for t in &tries {
-        put_trie(&mut batch, t, &mut stats);
+    for t in tries.iter_mut() {
+        put_trie(reader, &mut batch, t, &mut stats)?;
     }
-    put_trie(&mut batch, &contract_trie, &mut stats);
-    if let Some(t) = &class_side.trie {
-        put_trie(&mut batch, t, &mut stats);
+    put_trie(reader, &mut batch, &mut contract_trie, &mut stats)?;
+    if let Some(t) = class_side.trie.as_mut() {
+        put_trie(reader, &mut batch, t, &mut stats)?;
     }
     for (addr, ch) in &changes.storage {
         for c in ch.iter().filter(|c| c.value != c.old) {
             let key =
                 Felt::from_raw_limbs(c.key).unwrap_or_else(|| unreachable!("keys are below 2^251"));
-            let k = codec::storage_key(addr, &key);
-            if c.value.is_zero() {
-                batch.delete(Column::Storage, k);
-            } else {
-                batch.put(Column::Storage, k, codec::encode_felt(&c.value));
-            }
             reverse.storage.push((*addr, key, c.old));
             stats.storage_changed += 1;
         }
@@ -417,6 +429,7 @@ pub(crate) fn plan<R: StoreReader>(
         }
         reverse.classes.push((*class, *old));
     }
+    stats.plan_time = t0.elapsed();
     Ok(Plan {
         batch,
         roots: BlockRoots {

@@ -25,8 +25,6 @@ pub enum Column {
     Meta,
     /// Trie nodes, keyed by trie and path from the root.
     Nodes,
-    /// Storage values, keyed by contract address and storage key.
-    Storage,
     /// Contract records (class hash, nonce, storage root), keyed by address.
     Contracts,
     /// Compiled class hashes, keyed by class hash.
@@ -37,10 +35,9 @@ pub enum Column {
 
 impl Column {
     /// Every column, in a fixed order.
-    pub const ALL: [Column; 6] = [
+    pub const ALL: [Column; 5] = [
         Column::Meta,
         Column::Nodes,
-        Column::Storage,
         Column::Contracts,
         Column::Classes,
         Column::History,
@@ -51,7 +48,6 @@ impl Column {
         match self {
             Column::Meta => "meta",
             Column::Nodes => "nodes",
-            Column::Storage => "storage",
             Column::Contracts => "contracts",
             Column::Classes => "classes",
             Column::History => "history",
@@ -71,7 +67,7 @@ impl Column {
 /// order B-trees insert fastest in.
 #[derive(Clone, Debug, Default)]
 pub struct WriteBatch {
-    ops: [BTreeMap<Vec<u8>, Option<Vec<u8>>>; 6],
+    ops: [BTreeMap<Vec<u8>, Option<Vec<u8>>>; Column::ALL.len()],
 }
 
 impl WriteBatch {

@@ -5,7 +5,7 @@ use super::kv::{Column, NodeStore, StoreReader, WriteBatch};
 use std::collections::BTreeMap;
 use std::sync::{RwLock, RwLockReadGuard};
 
-type Tables = [BTreeMap<Vec<u8>, Vec<u8>>; 6];
+type Tables = [BTreeMap<Vec<u8>, Vec<u8>>; Column::ALL.len()];
 
 /// A [`NodeStore`] held in memory: one ordered map per column behind a read-write lock.
 ///

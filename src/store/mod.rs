@@ -53,6 +53,7 @@
 //! `docs/store.md` describes the layout (nodes by path), the commit, reverts and their bounds,
 //! with measured figures.
 
+mod bands;
 mod codec;
 mod commit;
 mod diff;
@@ -60,8 +61,10 @@ mod error;
 mod json;
 mod kv;
 mod memory;
+mod proof;
 mod redb_store;
 mod update;
+pub mod workload;
 
 pub use commit::{CommitStats, Hashing};
 pub use diff::{ContractClass, NonceUpdate, StateDiff, StorageDiff, StorageEntry};
@@ -69,6 +72,7 @@ pub use error::StoreError;
 pub use json::{parse_state_update, parse_state_updates, StateUpdate, UpdateParseError};
 pub use kv::{Column, NodeStore, StoreReader, WriteBatch};
 pub use memory::{MemoryReader, MemoryStore};
+pub use proof::{verify, ProofError, ProofNode, ProofNodeKind};
 pub use redb_store::{RedbReader, RedbStore};
 
 use crate::state::StateRootRule;
@@ -311,7 +315,9 @@ impl<S: NodeStore> Store<S> {
             }),
         );
         drop(reader);
+        let tw = std::time::Instant::now();
         self.kv.write(&plan.batch)?;
+        plan.stats.write_time = tw.elapsed();
         Ok(CommitResult {
             block_number,
             roots: plan.roots.into(),
@@ -466,13 +472,15 @@ impl<R: StoreReader> View<R> {
     /// # Errors
     /// [`StoreError::Database`] or [`StoreError::Corrupt`].
     pub fn storage(&self, contract: &Felt, key: &Felt) -> Result<Felt, StoreError> {
-        match self
-            .reader
-            .get(Column::Storage, &codec::storage_key(contract, key))?
-        {
-            Some(v) => codec::decode_felt(&v, "storage value"),
-            None => Ok(Felt::ZERO),
-        }
+        let k = diff::trie_key(key, || "key".into())?;
+        let root = self.storage_root(contract)?;
+        proof::walk(
+            &self.reader,
+            codec::TrieId::Storage(*contract),
+            root,
+            &k,
+            None,
+        )
     }
 
     fn contract(&self, contract: &Felt) -> Result<Option<ContractRecord>, StoreError> {

@@ -32,9 +32,10 @@
 //! a removal candidate; [`TrieUpdate::finish`] keeps as removals the candidates no dirty node
 //! now occupies.
 
-use super::codec::{self, Pos, StoredNode, TrieId, HEIGHT};
+use super::bands::Bands;
+use super::codec::{Pos, StoredNode, TrieId, HEIGHT};
 use super::error::StoreError;
-use super::kv::{Column, StoreReader};
+use super::kv::StoreReader;
 use crate::state::bits::{self, U256};
 use crate::Felt;
 use std::collections::HashSet;
@@ -99,8 +100,8 @@ pub(crate) struct TrieUpdate {
     pub nodes: Vec<DirtyNode>,
     root: Sub,
     removed: Vec<Pos>,
-    /// Stored nodes read.
-    pub reads: usize,
+    /// The trie's bands read so far (and, after [`TrieUpdate::band_records`], changed).
+    bands: Bands,
     /// After [`TrieUpdate::finish`]: the live dirty nodes grouped by rank (`by_rank[r - 1]`).
     pub by_rank: Vec<Vec<u32>>,
 }
@@ -129,15 +130,7 @@ fn split_point(ch: &[Change], depth: u32) -> usize {
 
 impl<R: StoreReader> Walk<'_, R> {
     fn load(&mut self, pos: &Pos) -> Result<StoredNode, StoreError> {
-        self.u.reads += 1;
-        let key = codec::node_key(self.u.trie, pos);
-        match self.reader.get(Column::Nodes, &key)? {
-            Some(v) => codec::decode_node(&v),
-            None => Err(StoreError::Corrupt(format!(
-                "{:?}: missing trie node at depth {}",
-                self.u.trie, pos.depth
-            ))),
-        }
+        self.u.bands.get(self.reader, pos)
     }
 
     fn push(&mut self, pos: Pos, kind: DirtyKind) -> Sub {
@@ -430,7 +423,7 @@ impl TrieUpdate {
                 nodes: Vec::new(),
                 root: Sub::Same(root),
                 removed: Vec::new(),
-                reads: 0,
+                bands: Bands::new(trie),
                 by_rank: Vec::new(),
             },
         };
@@ -528,8 +521,8 @@ impl TrieUpdate {
         self.by_rank.iter().map(Vec::len).sum()
     }
 
-    /// The node records to write and delete (after hashing): `(puts, deletes)`.
-    pub fn records(&self) -> (Vec<(Pos, StoredNode)>, Vec<Pos>) {
+    /// The nodes to write and delete (after hashing): `(puts, deletes)`.
+    pub fn nodes(&self) -> (Vec<(Pos, StoredNode)>, Vec<Pos>) {
         let mut puts = Vec::with_capacity(self.dirty());
         for &id in self.by_rank.iter().flatten() {
             let n = &self.nodes[id as usize];
@@ -557,7 +550,31 @@ impl TrieUpdate {
         deletes.dedup();
         (puts, deletes)
     }
+
+    /// The band records to write (`Some`) or delete (`None`), by key, after hashing; also the
+    /// number of nodes put and deleted and of band records read.
+    pub fn band_records<R: StoreReader>(
+        &mut self,
+        reader: &R,
+    ) -> Result<(BandRecords, usize, usize, usize), StoreError> {
+        let (puts, deletes) = self.nodes();
+        for p in &deletes {
+            self.bands.set(reader, p, None)?;
+        }
+        for (p, n) in &puts {
+            self.bands.set(reader, p, Some(*n))?;
+        }
+        Ok((
+            self.bands.records(),
+            puts.len(),
+            deletes.len(),
+            self.bands.reads,
+        ))
+    }
 }
+
+/// Band records by key: `Some(record)` to write, `None` to delete.
+pub(crate) type BandRecords = Vec<(Vec<u8>, Option<Vec<u8>>)>;
 
 /// An edge path (below 2^251) as a field element.
 fn felt_of(x: &U256) -> Felt {
