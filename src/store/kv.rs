@@ -151,11 +151,31 @@ pub trait NodeStore: Send + Sync {
     /// [`StoreError::Database`] if the database cannot be read.
     fn reader(&self) -> Result<Self::Reader<'_>, StoreError>;
 
-    /// Applies every operation of `batch` atomically and durably: when this returns `Ok`, the
-    /// batch survives a crash; if it returns an error or the process dies during the call,
-    /// the database holds either the whole batch or none of it.
+    /// Applies every operation of `batch` atomically: readers see all of it or none of it, and
+    /// after a crash the database holds the whole batch or none of it.
+    ///
+    /// With [`Durability::Immediate`] the batch is on disk when this returns. With
+    /// [`Durability::Deferred`] it is visible at once but a crash may lose it (and every
+    /// deferred batch after it) until the next [`NodeStore::flush`] or immediate write, which
+    /// makes it and every earlier batch durable; the store then keeps its own journal of the
+    /// blocks in between.
     ///
     /// # Errors
     /// [`StoreError::Database`] if the batch could not be committed (nothing of it was).
-    fn write(&self, batch: &WriteBatch) -> Result<(), StoreError>;
+    fn write(&self, batch: &WriteBatch, durability: Durability) -> Result<(), StoreError>;
+
+    /// Makes every deferred write durable.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] if the database could not be synced.
+    fn flush(&self) -> Result<(), StoreError>;
+}
+
+/// When a [`WriteBatch`] must be on disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Durability {
+    /// On disk when [`NodeStore::write`] returns.
+    Immediate,
+    /// Visible at once, on disk by the next [`NodeStore::flush`] or immediate write.
+    Deferred,
 }

@@ -1,7 +1,7 @@
 //! [`MemoryStore`]: the [`NodeStore`] in memory, for tests, benchmarks and short-lived tools.
 
 use super::error::StoreError;
-use super::kv::{Column, NodeStore, StoreReader, WriteBatch};
+use super::kv::{Column, Durability, NodeStore, StoreReader, WriteBatch};
 use std::collections::BTreeMap;
 use std::sync::{RwLock, RwLockReadGuard};
 
@@ -66,7 +66,7 @@ impl NodeStore for MemoryStore {
         Ok(self.read())
     }
 
-    fn write(&self, batch: &WriteBatch) -> Result<(), StoreError> {
+    fn write(&self, batch: &WriteBatch, _durability: Durability) -> Result<(), StoreError> {
         let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
         for (column, ops) in batch.columns() {
             let table = &mut tables[column.index()];
@@ -81,6 +81,11 @@ impl NodeStore for MemoryStore {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Nothing to do: nothing survives the process anyway.
+    fn flush(&self) -> Result<(), StoreError> {
         Ok(())
     }
 }

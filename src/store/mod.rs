@@ -58,6 +58,7 @@ mod codec;
 mod commit;
 mod diff;
 mod error;
+mod journal;
 mod json;
 mod kv;
 mod memory;
@@ -70,7 +71,7 @@ pub use commit::{CommitStats, Hashing};
 pub use diff::{ContractClass, NonceUpdate, StateDiff, StorageDiff, StorageEntry};
 pub use error::StoreError;
 pub use json::{parse_state_update, parse_state_updates, StateUpdate, UpdateParseError};
-pub use kv::{Column, NodeStore, StoreReader, WriteBatch};
+pub use kv::{Column, Durability, NodeStore, StoreReader, WriteBatch};
 pub use memory::{MemoryReader, MemoryStore};
 pub use proof::{verify, ProofError, ProofNode, ProofNodeKind};
 pub use redb_store::{RedbReader, RedbStore};
@@ -89,6 +90,12 @@ pub const DEFAULT_HISTORY: u64 = 128;
 /// The name of the database file inside a store directory ([`Store::open`]).
 pub const DB_FILE: &str = "state.redb";
 
+/// The name of the block journal inside a store directory (module `journal`).
+pub const JOURNAL_FILE: &str = "journal";
+
+/// The default number of journaled blocks between durable database commits.
+pub const DEFAULT_CHECKPOINT: u64 = 64;
+
 /// How a [`Store`] commits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoreOptions {
@@ -97,6 +104,13 @@ pub struct StoreOptions {
     pub history: u64,
     /// How nodes are hashed (default [`Hashing::Batch`]).
     pub hashing: Hashing,
+    /// For a store opened from a directory ([`Store::open`]): the number of blocks between
+    /// durable database commits. Every block is durable when `commit` returns either way: in
+    /// between, through the block journal (one synced append of the block's diff), which a
+    /// reopen replays after a crash. 0 or 1: every block is a durable database commit and the
+    /// journal is not used. Default [`DEFAULT_CHECKPOINT`]. Stores over another
+    /// [`NodeStore`] write every block durably.
+    pub checkpoint_every: u64,
 }
 
 impl Default for StoreOptions {
@@ -104,6 +118,7 @@ impl Default for StoreOptions {
         StoreOptions {
             history: DEFAULT_HISTORY,
             hashing: Hashing::Batch,
+            checkpoint_every: DEFAULT_CHECKPOINT,
         }
     }
 }
@@ -172,7 +187,14 @@ pub struct Store<S: NodeStore = RedbStore> {
     kv: S,
     options: StoreOptions,
     /// Commits, reverts and imports run one at a time (each plans from a snapshot, then writes).
-    writer: Mutex<()>,
+    writer: Mutex<Writer>,
+}
+
+/// The writer's state.
+#[derive(Debug, Default)]
+struct Writer {
+    /// The block journal of a store opened from a directory.
+    journal: Option<journal::Journal>,
 }
 
 impl Store<RedbStore> {
@@ -184,9 +206,51 @@ impl Store<RedbStore> {
     /// process holding it open included).
     pub fn open(dir: impl AsRef<Path>) -> Result<Self, StoreError> {
         let dir = dir.as_ref();
+        Self::open_with(dir, StoreOptions::default())
+    }
+
+    /// As [`Store::open`], with `options`. Blocks the journal holds beyond the database's last
+    /// durable commit (a crash) are committed again first, each checked against the roots it
+    /// recorded.
+    ///
+    /// # Errors
+    /// As [`Store::open`]; [`StoreError::Corrupt`] if the journal does not fit the database.
+    pub fn open_with(dir: impl AsRef<Path>, options: StoreOptions) -> Result<Self, StoreError> {
+        let dir = dir.as_ref();
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError::Database(format!("{}: {e}", dir.display())))?;
-        Ok(Store::with_store(RedbStore::open(dir.join(DB_FILE))?))
+        let store = Store::with_store(RedbStore::open(dir.join(DB_FILE))?).with_options(options);
+        let (journal, entries) = journal::Journal::open(&dir.join(JOURNAL_FILE))?;
+        let mut w = store.lock();
+        for e in entries {
+            let latest = read_latest(&store.kv.reader()?)?;
+            match latest {
+                Some(l) if e.block <= l.block => continue,
+                Some(l) if e.block == l.block + 1 && e.before == Some(l.roots) => {}
+                None if e.before.is_none() => {}
+                _ => {
+                    return Err(StoreError::Corrupt(format!(
+                        "the journal's block {} does not follow the database's latest block",
+                        e.block
+                    )))
+                }
+            }
+            let mut changes = e.changes;
+            let r = store.commit_changes(&mut w, e.block, &mut changes, e.after.rule, false)?;
+            if r.roots != e.after.into() {
+                return Err(StoreError::Corrupt(format!(
+                    "replaying journaled block {} gave other roots than it recorded",
+                    e.block
+                )));
+            }
+        }
+        store.kv.flush()?;
+        w.journal = Some(journal);
+        if let Some(j) = w.journal.as_mut() {
+            j.clear()?;
+        }
+        drop(w);
+        Ok(store)
     }
 }
 
@@ -203,7 +267,7 @@ impl<S: NodeStore> Store<S> {
         Store {
             kv,
             options: StoreOptions::default(),
-            writer: Mutex::new(()),
+            writer: Mutex::new(Writer::default()),
         }
     }
 
@@ -223,9 +287,30 @@ impl<S: NodeStore> Store<S> {
         &self.kv
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, ()> {
-        // The guarded data is `()`: a panic elsewhere cannot leave it inconsistent.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Writer> {
+        // Every write either completes or leaves the database and journal as they were, so a
+        // panic elsewhere leaves the state consistent.
         self.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes every committed block durable in the database itself and empties the journal
+    /// (done every [`StoreOptions::checkpoint_every`] blocks, before a revert, and on drop).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] if the database or the journal cannot be synced.
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        let mut w = self.lock();
+        self.checkpoint_locked(&mut w)
+    }
+
+    fn checkpoint_locked(&self, w: &mut Writer) -> Result<(), StoreError> {
+        if let Some(j) = w.journal.as_mut() {
+            if j.entries > 0 {
+                self.kv.flush()?;
+                j.clear()?;
+            }
+        }
+        Ok(())
     }
 
     /// A consistent snapshot of the latest block, for reads and proofs.
@@ -261,7 +346,18 @@ impl<S: NodeStore> Store<S> {
         rule: StateRootRule,
     ) -> Result<CommitResult, StoreError> {
         let mut changes = Changes::from_diff(diff)?;
-        let _w = self.lock();
+        let mut w = self.lock();
+        self.commit_changes(&mut w, block_number, &mut changes, rule, true)
+    }
+
+    fn commit_changes(
+        &self,
+        w: &mut Writer,
+        block_number: u64,
+        changes: &mut Changes,
+        rule: StateRootRule,
+        journal: bool,
+    ) -> Result<CommitResult, StoreError> {
         let reader = self.kv.reader()?;
         let latest = read_latest(&reader)?;
         if let Some(l) = &latest {
@@ -279,7 +375,7 @@ impl<S: NodeStore> Store<S> {
         let mut plan = commit::plan(
             &reader,
             latest.as_ref().map(|l| &l.roots),
-            &mut changes,
+            changes,
             rule,
             self.options.hashing,
         )?;
@@ -316,7 +412,28 @@ impl<S: NodeStore> Store<S> {
         );
         drop(reader);
         let tw = std::time::Instant::now();
-        self.kv.write(&plan.batch)?;
+        let every = self.options.checkpoint_every;
+        match w.journal.as_mut() {
+            Some(j) if journal && every > 1 => {
+                // The journal first: once it is synced the block survives a crash.
+                let before = j.len();
+                j.append(
+                    block_number,
+                    latest.as_ref().map(|l| &l.roots),
+                    &plan.roots,
+                    changes,
+                )?;
+                if let Err(e) = self.kv.write(&plan.batch, Durability::Deferred) {
+                    j.undo(before)?;
+                    return Err(e);
+                }
+                if j.entries >= every {
+                    self.checkpoint_locked(w)?;
+                }
+            }
+            Some(_) if !journal => self.kv.write(&plan.batch, Durability::Deferred)?,
+            _ => self.kv.write(&plan.batch, Durability::Immediate)?,
+        }
         plan.stats.write_time = tw.elapsed();
         Ok(CommitResult {
             block_number,
@@ -336,7 +453,9 @@ impl<S: NodeStore> Store<S> {
     /// [`StoreError::RevertOutOfRange`] for a block outside the restorable range;
     /// [`StoreError::RootMismatch`], [`StoreError::Database`] or [`StoreError::Corrupt`].
     pub fn revert_to(&self, target: u64) -> Result<BlockInfo, StoreError> {
-        let _w = self.lock();
+        let mut w = self.lock();
+        // The journal must not replay the blocks about to be forgotten.
+        self.checkpoint_locked(&mut w)?;
         let reader = self.kv.reader()?;
         let latest = read_latest(&reader)?;
         let Some(latest) = latest else {
@@ -438,8 +557,16 @@ impl<S: NodeStore> Store<S> {
             codec::encode_latest(&info),
         );
         drop(reader);
-        self.kv.write(&plan.batch)?;
+        self.kv.write(&plan.batch, Durability::Immediate)?;
         Ok(info.into())
+    }
+}
+
+impl<S: NodeStore> Drop for Store<S> {
+    /// A last checkpoint, so that a store closed cleanly leaves an empty journal (an error is
+    /// not lost: the journal still holds the blocks and the next open replays them).
+    fn drop(&mut self) {
+        let _ = self.checkpoint();
     }
 }
 

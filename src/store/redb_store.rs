@@ -1,13 +1,15 @@
 //! [`RedbStore`]: the [`NodeStore`] in a redb database file (the store's default).
 //!
 //! One redb table per [`Column`], byte keys to byte values. A [`WriteBatch`] is one redb write
-//! transaction committed with `Durability::Immediate` (redb's default: the commit has been
-//! fsync'ed when `write` returns; a crash at any point leaves the previous commit or this
-//! one). Readers are redb read transactions: they see the last commit made before they began
-//! and never wait for a writer (redb's copy-on-write pages).
+//! transaction: with [`Durability::Immediate`] committed with redb's `Durability::Immediate`
+//! (fsync'ed when `write` returns; a crash at any point leaves the previous durable commit or
+//! this one), with [`Durability::Deferred`] with redb's `Durability::None` (visible at once,
+//! made durable by the next immediate commit; a crash rolls back to the last durable one).
+//! Readers are redb read transactions: they see the last commit made before they began and
+//! never wait for a writer (redb's copy-on-write pages).
 
 use super::error::StoreError;
-use super::kv::{Column, NodeStore, StoreReader, WriteBatch};
+use super::kv::{Column, Durability, NodeStore, StoreReader, WriteBatch};
 use redb::{Database, ReadOnlyTable, ReadableDatabase, TableDefinition};
 use std::path::Path;
 
@@ -83,8 +85,12 @@ impl NodeStore for RedbStore {
         Ok(RedbReader { tables })
     }
 
-    fn write(&self, batch: &WriteBatch) -> Result<(), StoreError> {
-        let txn = self.db.begin_write()?;
+    fn write(&self, batch: &WriteBatch, durability: Durability) -> Result<(), StoreError> {
+        let mut txn = self.db.begin_write()?;
+        if durability == Durability::Deferred {
+            txn.set_durability(redb::Durability::None)
+                .map_err(|e| StoreError::Database(e.to_string()))?;
+        }
         for (column, ops) in batch.columns() {
             if ops.is_empty() {
                 continue;
@@ -103,6 +109,12 @@ impl NodeStore for RedbStore {
         }
         // Dropping an uncommitted transaction (an error above) aborts it: nothing is written.
         txn.commit()?;
+        Ok(())
+    }
+
+    /// An empty transaction committed with redb's `Durability::Immediate`.
+    fn flush(&self) -> Result<(), StoreError> {
+        self.db.begin_write()?.commit()?;
         Ok(())
     }
 }
