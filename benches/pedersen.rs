@@ -122,6 +122,35 @@ fn bench_pedersen_batch(c: &mut Criterion) {
     black_box((&out, &pout));
 }
 
+/// The batches a block commit makes (one per rank of dirty trie nodes: tens to a few thousand
+/// pairs): `pedersen_hash_batch` of 16 to 1024 pairs beside a loop of pathfinder-crypto's
+/// `pedersen_hash` on the same pairs, so that the fixed cost of a batch call shows.
+fn bench_pedersen_batch_small(c: &mut Criterion) {
+    for n in [16usize, 64, 256, 1024] {
+        let xs = inputs(n, 0x5a11 + n as u64);
+        let ys = inputs(n, 0xba7c + n as u64);
+        let pairs: Vec<[Felt; 2]> = xs.iter().zip(&ys).map(|(x, y)| [*x, *y]).collect();
+        let pxs: Vec<_> = xs.iter().map(pf).collect();
+        let pys: Vec<_> = ys.iter().map(pf).collect();
+        let mut out = vec![Felt::ZERO; n];
+        let mut pout = vec![pathfinder_crypto::Felt::ZERO; n];
+        let mut g = c.benchmark_group(format!("pedersen_hash_batch_small/{n}"));
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function("starkbatch/batch", |b| {
+            b.iter(|| starkbatch::pedersen_hash_batch(black_box(&pairs), black_box(&mut out)))
+        });
+        g.bench_function("pathfinder-crypto/loop", |b| {
+            b.iter(|| {
+                for ((o, x), y) in pout.iter_mut().zip(black_box(&pxs)).zip(&pys) {
+                    *o = pathfinder_crypto::hash::pedersen_hash(*x, *y);
+                }
+            })
+        });
+        g.finish();
+        black_box((&out, &pout));
+    }
+}
+
 /// 1024 messages of 8 elements: `pedersen_hash_array_batch` (lock-step batches) beside a loop
 /// of our `pedersen_hash_array` and the same chain with pathfinder-crypto's `pedersen_hash`.
 fn bench_pedersen_array_batch(c: &mut Criterion) {
@@ -242,6 +271,7 @@ criterion_group!(
     benches,
     bench_pedersen,
     bench_pedersen_batch,
+    bench_pedersen_batch_small,
     bench_pedersen_array_batch,
     bench_curve
 );

@@ -8,10 +8,13 @@
 //! Reverts are compared with the tables recorded when the target block was committed.
 
 use proptest::prelude::*;
-use starkbatch::state::{state_commitment, ContractState, DeclaredClass, StateRootRule};
+use starkbatch::state::{
+    class_leaf_hash, state_commitment, ContractState, DeclaredClass, StateRootRule,
+};
 use starkbatch::store::{
-    Column, ContractClass, MemoryStore, NodeStore, NonceUpdate, RedbStore, StateDiff, StorageDiff,
-    StorageEntry, Store, StoreError, StoreOptions, StoreReader,
+    Column, ContractClass, ContractLeafData, ContractStorageKeys, MemoryStore, NodeStore,
+    NonceUpdate, ProofError, ProofNodeKind, ProofRequest, RedbStore, StateDiff, StorageDiff,
+    StorageEntry, Store, StoreError, StoreOptions, StoreReader, View,
 };
 use starkbatch::Felt;
 use std::collections::BTreeMap;
@@ -369,6 +372,79 @@ fn check<S: NodeStore>(
             "{ctx}"
         );
     }
+    check_proof(
+        &view,
+        &contracts,
+        &want.storage_roots,
+        &classes,
+        pools,
+        rule,
+        ctx,
+    );
+}
+
+/// A storage proof of every pool class and address (present or not) and of a third of each
+/// pool contract's keys verifies against the state root and proves the model's values.
+fn check_proof<R: StoreReader>(
+    view: &View<R>,
+    contracts: &[ContractState],
+    storage_roots: &[Felt],
+    classes: &[DeclaredClass],
+    pools: &Pools,
+    rule: StateRootRule,
+    ctx: &str,
+) {
+    let Some(info) = view.block() else { return };
+    let req = ProofRequest {
+        class_hashes: pools.classes.clone(),
+        contract_addresses: pools.addresses.clone(),
+        contracts_storage_keys: pools
+            .addresses
+            .iter()
+            .zip(&pools.keys)
+            .enumerate()
+            .map(|(c, (a, keys))| ContractStorageKeys {
+                contract_address: *a,
+                storage_keys: keys.iter().skip(c % 3).step_by(3).copied().collect(),
+            })
+            .collect(),
+    };
+    let proof = view.storage_proof(&req).unwrap();
+    let proven = proof
+        .verify(&req, &info.roots.state_root, rule)
+        .unwrap_or_else(|e| panic!("{ctx}: proof does not verify: {e}"));
+    for (c, leaf) in pools.classes.iter().zip(&proven.class_leaves) {
+        let want = classes
+            .iter()
+            .find(|d| d.class_hash == *c)
+            .map_or(Felt::ZERO, |d| class_leaf_hash(&d.compiled_class_hash));
+        assert_eq!(*leaf, want, "{ctx}: class leaf of {c:#x}");
+    }
+    for (i, a) in pools.addresses.iter().enumerate() {
+        let (data, storage) = match contracts.iter().position(|c| c.address == *a) {
+            Some(j) => (
+                ContractLeafData {
+                    nonce: contracts[j].nonce,
+                    class_hash: contracts[j].class_hash,
+                    storage_root: storage_roots[j],
+                },
+                contracts[j].storage.as_slice(),
+            ),
+            None => (ContractLeafData::default(), &[][..]),
+        };
+        assert_eq!(proven.contracts[i], data, "{ctx}: contract {a:#x}");
+        for (k, v) in req.contracts_storage_keys[i]
+            .storage_keys
+            .iter()
+            .zip(&proven.storage[i])
+        {
+            let want = storage
+                .iter()
+                .find(|(sk, _)| sk == k)
+                .map_or(Felt::ZERO, |e| e.1);
+            assert_eq!(*v, want, "{ctx}: storage of {a:#x} at {k:#x}");
+        }
+    }
 }
 
 fn random_ops(r: &mut Rng) -> Vec<Op> {
@@ -675,5 +751,93 @@ fn bad_diffs_change_nothing() {
         assert!(e.to_string().starts_with(item), "{e} should name {item}");
         assert_eq!(tables(&store), before);
         assert_eq!(store.latest().unwrap(), latest);
+    }
+}
+
+/// A proof altered anywhere no longer verifies: each node's fields changed in turn, a wrong
+/// state root, altered leaf data, storage keys of a contract whose leaf is not proven, a
+/// request of another shape.
+#[test]
+fn altered_proofs_fail() {
+    let pools = Pools::new();
+    let mut r = Rng(0xa17e);
+    let mut model = Model::default();
+    let store = Store::in_memory();
+    let rule = StateRootRule::From0_14_0;
+    for b in 0..30 {
+        let ops = random_ops(&mut r);
+        let diff = model.diff(&pools, &ops);
+        store.commit(b, &diff, rule).unwrap();
+    }
+    let view = store.view().unwrap();
+    let root = view.block().unwrap().roots.state_root;
+    let req = ProofRequest {
+        class_hashes: pools.classes[..4].to_vec(),
+        contract_addresses: pools.addresses[..4].to_vec(),
+        contracts_storage_keys: (0..4)
+            .map(|c| ContractStorageKeys {
+                contract_address: pools.addresses[c],
+                storage_keys: pools.keys[c][..16].to_vec(),
+            })
+            .collect(),
+    };
+    let proof = view.storage_proof(&req).unwrap();
+    proof.verify(&req, &root, rule).unwrap();
+    assert_eq!(
+        proof.verify(&req, &(root + Felt::ONE), rule),
+        Err(ProofError::RootMismatch)
+    );
+    let bump = |k: &mut ProofNodeKind| match k {
+        ProofNodeKind::Binary { left, .. } => *left += Felt::ONE,
+        ProofNodeKind::Edge { child, .. } => *child += Felt::ONE,
+    };
+    let mut altered = 0;
+    for list in 0..2 + proof.contracts_storage_proofs.len() {
+        let len = match list {
+            0 => proof.classes_proof.len(),
+            1 => proof.contracts_proof.len(),
+            l => proof.contracts_storage_proofs[l - 2].len(),
+        };
+        for i in 0..len {
+            let mut p = proof.clone();
+            let node = match list {
+                0 => &mut p.classes_proof[i],
+                1 => &mut p.contracts_proof[i],
+                l => &mut p.contracts_storage_proofs[l - 2][i],
+            };
+            bump(&mut node.node);
+            assert!(p.verify(&req, &root, rule).is_err(), "list {list} node {i}");
+            altered += 1;
+        }
+    }
+    assert!(altered > 20, "{altered} nodes");
+    let present = (0..4)
+        .find(|&i| proof.contract_leaves_data[i] != ContractLeafData::default())
+        .expect("a proven contract");
+    let mut p = proof.clone();
+    p.contract_leaves_data[present].nonce += Felt::ONE;
+    assert_eq!(
+        p.verify(&req, &root, rule),
+        Err(ProofError::LeafMismatch(pools.addresses[present]))
+    );
+    let mut fewer = req.clone();
+    fewer.contract_addresses.remove(0);
+    assert_eq!(proof.verify(&fewer, &root, rule), Err(ProofError::Shape));
+    let mut p = proof.clone();
+    p.contract_leaves_data.remove(0);
+    assert_eq!(
+        p.verify(&fewer, &root, rule),
+        Err(ProofError::UnprovenContract(pools.addresses[0]))
+    );
+    // A key of 2^251 or more names the request item.
+    let mut bad = req.clone();
+    bad.contracts_storage_keys[2].storage_keys[5] =
+        Felt::from_hex("0x800000000000000000000000000000000000000000000000000000000000000")
+            .unwrap();
+    match view.storage_proof(&bad) {
+        Err(StoreError::InvalidDiff { item, .. }) => {
+            assert_eq!(item, "contracts_storage_keys[2].storage_keys[5]")
+        }
+        other => panic!("{other:?}"),
     }
 }

@@ -64,6 +64,7 @@ mod kv;
 mod memory;
 mod proof;
 mod redb_store;
+mod storage_proof;
 mod update;
 pub mod workload;
 
@@ -75,6 +76,9 @@ pub use kv::{Column, Durability, NodeStore, StoreReader, WriteBatch};
 pub use memory::{MemoryReader, MemoryStore};
 pub use proof::{verify, ProofError, ProofNode, ProofNodeKind};
 pub use redb_store::{RedbReader, RedbStore};
+pub use storage_proof::{
+    ContractLeafData, ContractStorageKeys, GlobalRoots, ProofRequest, ProvenValues, StorageProof,
+};
 
 use crate::state::StateRootRule;
 use crate::Felt;
@@ -657,6 +661,31 @@ impl<R: StoreReader> View<R> {
             Some(v) => codec::decode_felt(&v, "compiled class hash"),
             None => Ok(Felt::ZERO),
         }
+    }
+
+    /// The proof of `request` at this view's block, shaped as the JSON-RPC
+    /// `starknet_getStorageProof` result (module docs of [`StorageProof`]); check it with
+    /// [`StorageProof::verify`].
+    ///
+    /// # Errors
+    /// [`StoreError::InvalidDiff`] naming the request item that is not below 2^251;
+    /// [`StoreError::Empty`] for an empty store; [`StoreError::Database`] or
+    /// [`StoreError::Corrupt`].
+    pub fn storage_proof(&self, request: &ProofRequest) -> Result<StorageProof, StoreError> {
+        let l = self.latest.as_ref().ok_or(StoreError::Empty)?;
+        let roots = GlobalRoots {
+            contracts_tree_root: l.roots.contract_root,
+            classes_tree_root: l.roots.class_root,
+        };
+        storage_proof::prove(&self.reader, roots, request, |a| {
+            Ok(self
+                .contract(a)?
+                .map_or(ContractLeafData::default(), |c| ContractLeafData {
+                    nonce: c.nonce,
+                    class_hash: c.class_hash,
+                    storage_root: c.storage_root,
+                }))
+        })
     }
 
     /// The underlying snapshot.

@@ -130,6 +130,15 @@ pub enum ProofError {
     MalformedNode(Felt),
     /// The key is not below 2^251.
     KeyOutOfRange,
+    /// The global roots of a [`StorageProof`](super::StorageProof) do not give the state root.
+    RootMismatch,
+    /// A contract's leaf data is not the preimage of its proven leaf (or is not all 0 for an
+    /// address without a contract).
+    LeafMismatch(Felt),
+    /// Storage keys are asked of a contract whose leaf the proof does not prove.
+    UnprovenContract(Felt),
+    /// The proof's lists do not have the request's lengths.
+    Shape,
 }
 
 impl std::fmt::Display for ProofError {
@@ -141,6 +150,17 @@ impl std::fmt::Display for ProofError {
             ProofError::MissingNode(h) => write!(f, "the proof lacks node {h}"),
             ProofError::MalformedNode(h) => write!(f, "node {h} is malformed"),
             ProofError::KeyOutOfRange => write!(f, "the key is not below 2^251"),
+            ProofError::RootMismatch => {
+                write!(f, "the proof's trie roots do not give the state root")
+            }
+            ProofError::LeafMismatch(a) => {
+                write!(f, "contract {a}: the leaf data is not its proven leaf")
+            }
+            ProofError::UnprovenContract(a) => write!(
+                f,
+                "contract {a}: storage keys asked, but its leaf is not proven"
+            ),
+            ProofError::Shape => write!(f, "the proof's lists do not match the request"),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A deterministic, mainnet-shaped state and its blocks, for benchmarks (`benches/store.rs`,
 //! `starkbatch bench`) and for sizing a deployment.
 //!
-//! [`Workload::new`] describes a pre-state of one contract with `fee_token_keys` storage keys (a
+//! A [`Workload`] describes a pre-state of one contract with `fee_token_keys` storage keys (a
 //! fee token), `contracts` contracts with `keys_per_contract` keys each and `classes` declared
 //! classes; [`Workload::block`] gives block `i`'s diff: `writes` storage writes (a third new
 //! keys, a tenth deletions, the rest overwrites) over `contracts_per_block` contracts, the fee
