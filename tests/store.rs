@@ -841,3 +841,130 @@ fn altered_proofs_fail() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Readers in other threads, during commits, see whole blocks: every read of one view (values,
+/// nonce, storage root, roots, a storage proof) belongs to the same block, the one before or
+/// after a commit in flight, never a mix.
+#[test]
+fn readers_see_whole_blocks() {
+    const BLOCKS: u64 = 40;
+    const KEYS: u64 = 24;
+    let contract = felt(0xc0ffee);
+    let keys: Vec<Felt> = (0..KEYS).map(|i| felt(1 + 7 * i)).collect();
+    // Block b: key i holds b * 1000 + i + 1; the key `flip` exists only in odd blocks (its
+    // insertion and deletion change the trie's shape); the nonce is b.
+    let flip = felt(0x1_0000);
+    let value = |b: u64, i: u64| felt(b * 1000 + i + 1);
+    let diff = |b: u64| StateDiff {
+        storage_diffs: vec![StorageDiff {
+            address: contract,
+            storage_entries: keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| StorageEntry {
+                    key: *k,
+                    value: value(b, i as u64),
+                })
+                .chain([StorageEntry {
+                    key: flip,
+                    value: felt(b % 2),
+                }])
+                .collect(),
+        }],
+        deployed_contracts: if b == 0 {
+            vec![ContractClass {
+                address: contract,
+                class_hash: felt(0xc1a55),
+            }]
+        } else {
+            vec![]
+        },
+        nonces: vec![NonceUpdate {
+            contract_address: contract,
+            nonce: felt(b),
+        }],
+        ..StateDiff::default()
+    };
+    let rule = StateRootRule::From0_14_0;
+    // The expected roots of every block, from scratch.
+    let expected: Vec<(Felt, Felt)> = (0..BLOCKS)
+        .map(|b| {
+            let mut storage: Vec<(Felt, Felt)> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| (*k, value(b, i as u64)))
+                .collect();
+            if b % 2 == 1 {
+                storage.push((flip, felt(1)));
+            }
+            let c = ContractState {
+                address: contract,
+                class_hash: felt(0xc1a55),
+                nonce: felt(b),
+                storage,
+            };
+            let s = state_commitment(&[c], &[], rule).unwrap();
+            (s.state_root, s.storage_roots[0])
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let req = ProofRequest {
+        contract_addresses: vec![contract],
+        contracts_storage_keys: vec![ContractStorageKeys {
+            contract_address: contract,
+            storage_keys: vec![keys[0], keys[KEYS as usize - 1], flip],
+        }],
+        ..ProofRequest::default()
+    };
+    let seen = std::thread::scope(|s| {
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut seen = std::collections::BTreeSet::new();
+                    while !done.load(std::sync::atomic::Ordering::Acquire) {
+                        let view = store.view().unwrap();
+                        let Some(info) = view.block() else { continue };
+                        let b = info.block_number;
+                        seen.insert(b);
+                        let ctx = format!("a reader of block {b}");
+                        assert_eq!(info.roots.state_root, expected[b as usize].0, "{ctx}");
+                        for (i, k) in keys.iter().enumerate() {
+                            assert_eq!(view.storage(&contract, k).unwrap(), value(b, i as u64));
+                        }
+                        assert_eq!(
+                            view.storage(&contract, &flip).unwrap(),
+                            felt(b % 2),
+                            "{ctx}"
+                        );
+                        assert_eq!(view.nonce(&contract).unwrap(), felt(b), "{ctx}");
+                        let root = view.storage_root(&contract).unwrap();
+                        assert_eq!(root, expected[b as usize].1, "{ctx}");
+                        let proven = view
+                            .storage_proof(&req)
+                            .unwrap()
+                            .verify(&req, &info.roots.state_root, rule)
+                            .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                        assert_eq!(proven.contracts[0].nonce, felt(b), "{ctx}");
+                        let want = [value(b, 0), value(b, KEYS - 1), felt(b % 2)];
+                        assert_eq!(proven.storage[0], want, "{ctx}");
+                    }
+                    seen
+                })
+            })
+            .collect();
+        for b in 0..BLOCKS {
+            let r = store.commit(b, &diff(b), rule).unwrap();
+            assert_eq!(r.roots.state_root, expected[b as usize].0);
+        }
+        done.store(true, std::sync::atomic::Ordering::Release);
+        let mut all = std::collections::BTreeSet::new();
+        for r in readers {
+            all.extend(r.join().unwrap());
+        }
+        all
+    });
+    // The readers overlapped the commits (not all of them ran after the last block).
+    assert!(seen.len() >= 2, "readers saw only blocks {seen:?}");
+}
