@@ -968,3 +968,57 @@ fn readers_see_whole_blocks() {
     // The readers overlapped the commits (not all of them ran after the last block).
     assert!(seen.len() >= 2, "readers saw only blocks {seen:?}");
 }
+
+/// `import` of a whole state gives `state_commitment`'s roots and the tables of the same state
+/// committed as one block; blocks commit on it; a second import is refused and changes nothing.
+#[test]
+fn import_whole_state() {
+    use starkbatch::store::workload::Workload;
+    let work = Workload {
+        fee_token_keys: 3_000,
+        contracts: 40,
+        keys_per_contract: 30,
+        classes: 20,
+        writes: 200,
+        contracts_per_block: 12,
+    };
+    let (contracts, classes) = work.pre_state();
+    let rule = StateRootRule::Before0_14_0;
+    let want = state_commitment(&contracts, &classes, rule).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let imported = Store::open(dir.path()).unwrap();
+    let r = imported.import(500, &contracts, &classes, rule).unwrap();
+    assert_eq!(r.roots.state_root, want.state_root);
+    assert_eq!(r.roots.contract_root, want.contract_root);
+    assert_eq!(r.roots.class_root, want.class_root);
+    let committed = Store::in_memory();
+    committed.commit(500, &work.pre_state_diff(), rule).unwrap();
+    assert!(
+        tables(&imported) == tables(&committed),
+        "import and commit differ"
+    );
+    let before = tables(&imported);
+    assert!(matches!(
+        imported.import(501, &contracts, &classes, rule),
+        Err(StoreError::NotEmpty)
+    ));
+    assert!(tables(&imported) == before);
+    for b in 0..3 {
+        let x = imported.commit(501 + b, &work.block(b), rule).unwrap();
+        let y = committed.commit(501 + b, &work.block(b), rule).unwrap();
+        assert_eq!(x.roots, y.roots);
+    }
+    // Reopened: the import is durable.
+    drop(imported);
+    let reopened = Store::open(dir.path()).unwrap();
+    assert_eq!(reopened.latest().unwrap().unwrap().block_number, 503);
+    assert!(tables(&reopened) == tables(&committed));
+    assert!(matches!(
+        reopened.revert_to(499),
+        Err(StoreError::RevertOutOfRange { .. })
+    ));
+    assert_eq!(
+        reopened.revert_to(500).unwrap().roots.state_root,
+        want.state_root
+    );
+}

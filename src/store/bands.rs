@@ -41,29 +41,28 @@ fn position(band: &Pos, i: usize) -> Pos {
     band.descend(&[suffix, 0, 0, 0], off)
 }
 
-/// A band's nodes by index.
-pub(crate) type Slots = [Option<StoredNode>; SLOTS];
+/// A band's nodes: `(index, node)`, sorted by index, at most [`SLOTS`] (a band near the root
+/// is full; most bands deeper down hold one to three nodes, so a sparse list costs a tenth of
+/// a full array of slots).
+pub(crate) type Slots = Vec<(u8, StoredNode)>;
 
 /// A band record: per node its index (1 byte) and its encoding.
-pub(crate) fn encode_band(slots: &Slots) -> Vec<u8> {
-    let mut v = Vec::new();
-    for (i, n) in slots.iter().enumerate() {
-        if let Some(n) = n {
-            v.push(i as u8);
-            v.extend_from_slice(&codec::encode_node(n));
-        }
+pub(crate) fn encode_band(slots: &[(u8, StoredNode)]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(slots.len() * 66);
+    for (i, n) in slots {
+        v.push(*i);
+        v.extend_from_slice(&codec::encode_node(n));
     }
     v
 }
 
 pub(crate) fn decode_band(b: &[u8]) -> Result<Slots, StoreError> {
     let bad = |m: &str| StoreError::Corrupt(format!("trie band: {m}"));
-    let mut slots: Slots = [None; SLOTS];
+    let mut slots: Slots = Vec::new();
     let mut at = 0;
-    let mut last = None;
     while at < b.len() {
-        let i = b[at] as usize;
-        if i >= SLOTS || last.is_some_and(|l| l >= i) {
+        let i = b[at];
+        if i as usize >= SLOTS || slots.last().is_some_and(|l| l.0 >= i) {
             return Err(bad("bad node index"));
         }
         let len = match b.get(at + 1) {
@@ -74,11 +73,10 @@ pub(crate) fn decode_band(b: &[u8]) -> Result<Slots, StoreError> {
         let rec = b
             .get(at + 1..at + 1 + len)
             .ok_or_else(|| bad("truncated"))?;
-        slots[i] = Some(codec::decode_node(rec)?);
-        last = Some(i);
+        slots.push((i, codec::decode_node(rec)?));
         at += 1 + len;
     }
-    if last.is_none() {
+    if slots.is_empty() {
         return Err(bad("empty band"));
     }
     Ok(slots)
@@ -87,6 +85,8 @@ pub(crate) fn decode_band(b: &[u8]) -> Result<Slots, StoreError> {
 /// The bands of one trie read (and later changed) by an update.
 pub(crate) struct Bands {
     trie: TrieId,
+    /// Whether the trie was empty: it has no stored bands to read.
+    fresh: bool,
     bands: HashMap<(u32, [u64; 4]), Band>,
     /// Band records read from the database.
     pub reads: usize,
@@ -99,9 +99,11 @@ struct Band {
 }
 
 impl Bands {
-    pub fn new(trie: TrieId) -> Self {
+    /// The bands of `trie`; `fresh`: the trie is empty (its root is 0), so nothing is read.
+    pub fn new(trie: TrieId, fresh: bool) -> Self {
         Bands {
             trie,
+            fresh,
             bands: HashMap::new(),
             reads: 0,
         }
@@ -109,33 +111,38 @@ impl Bands {
 
     fn band<R: StoreReader>(&mut self, reader: &R, band: &Pos) -> Result<&mut Band, StoreError> {
         let key = (band.depth, band.path);
-        if !self.bands.contains_key(&key) {
-            self.reads += 1;
-            let slots = match reader.get(Column::Nodes, &codec::node_key(self.trie, band))? {
-                Some(v) => decode_band(&v)?,
-                None => [None; SLOTS],
-            };
-            self.bands.insert(
-                key,
-                Band {
+        match self.bands.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let slots = if self.fresh {
+                    Vec::new()
+                } else {
+                    self.reads += 1;
+                    match reader.get(Column::Nodes, &codec::node_key(self.trie, band))? {
+                        Some(v) => decode_band(&v)?,
+                        None => Vec::new(),
+                    }
+                };
+                Ok(e.insert(Band {
                     slots,
                     dirty: false,
-                },
-            );
+                }))
+            }
         }
-        Ok(self.bands.get_mut(&key).unwrap_or_else(|| unreachable!()))
     }
 
     /// The stored node at `pos`.
     pub fn get<R: StoreReader>(&mut self, reader: &R, pos: &Pos) -> Result<StoredNode, StoreError> {
         let (band, i) = locate(pos);
         let trie = self.trie;
-        self.band(reader, &band)?.slots[i].ok_or_else(|| {
-            StoreError::Corrupt(format!(
+        let b = self.band(reader, &band)?;
+        match b.slots.binary_search_by_key(&(i as u8), |s| s.0) {
+            Ok(j) => Ok(b.slots[j].1),
+            Err(_) => Err(StoreError::Corrupt(format!(
                 "{trie:?}: missing trie node at depth {}",
                 pos.depth
-            ))
-        })
+            ))),
+        }
     }
 
     /// Sets (`Some`) or removes (`None`) the node at `pos`.
@@ -147,9 +154,22 @@ impl Bands {
     ) -> Result<(), StoreError> {
         let (band, i) = locate(pos);
         let b = self.band(reader, &band)?;
-        if b.slots[i] != node {
-            b.slots[i] = node;
-            b.dirty = true;
+        let i = i as u8;
+        match (b.slots.binary_search_by_key(&i, |s| s.0), node) {
+            (Ok(j), Some(n)) if b.slots[j].1 != n => {
+                b.slots[j].1 = n;
+                b.dirty = true;
+            }
+            (Ok(_), Some(_)) => {}
+            (Ok(j), None) => {
+                b.slots.remove(j);
+                b.dirty = true;
+            }
+            (Err(j), Some(n)) => {
+                b.slots.insert(j, (i, n));
+                b.dirty = true;
+            }
+            (Err(_), None) => {}
         }
         Ok(())
     }
@@ -162,15 +182,11 @@ impl Bands {
             .filter(|(_, b)| b.dirty)
             .map(|(&(depth, path), b)| {
                 let key = codec::node_key(self.trie, &Pos { depth, path });
-                let rec = b
-                    .slots
-                    .iter()
-                    .any(Option::is_some)
-                    .then(|| encode_band(&b.slots));
+                let rec = (!b.slots.is_empty()).then(|| encode_band(&b.slots));
                 (key, rec)
             })
             .collect();
-        out.sort();
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         out
     }
 }
@@ -198,16 +214,23 @@ mod tests {
 
     #[test]
     fn band_records_round_trip() {
-        let mut s: Slots = [None; SLOTS];
-        s[0] = Some(StoredNode::Binary {
-            left: Felt::ONE,
-            right: Felt::TWO,
-        });
-        s[9] = Some(StoredNode::Edge {
-            child: Felt::THREE,
-            path: [0x1f, 0, 0, 0],
-            len: 13,
-        });
+        let s: Slots = vec![
+            (
+                0,
+                StoredNode::Binary {
+                    left: Felt::ONE,
+                    right: Felt::TWO,
+                },
+            ),
+            (
+                9,
+                StoredNode::Edge {
+                    child: Felt::THREE,
+                    path: [0x1f, 0, 0, 0],
+                    len: 13,
+                },
+            ),
+        ];
         let b = encode_band(&s);
         assert_eq!(decode_band(&b).unwrap(), s);
         assert!(decode_band(&b[..b.len() - 1]).is_err());

@@ -5,7 +5,7 @@ use super::codec::ContractRecord;
 use super::error::StoreError;
 use super::update::Change;
 use crate::state::bits::{self, U256};
-use crate::state::DeclaredClass;
+use crate::state::{ContractState, DeclaredClass};
 use crate::Felt;
 use std::collections::BTreeMap;
 
@@ -69,6 +69,58 @@ pub struct StateDiff {
 }
 
 impl StateDiff {
+    /// A whole state as the diff that creates it from the empty state: every contract
+    /// deployed with its class, nonce and storage, every class declared.
+    ///
+    /// ```
+    /// use starkbatch::state::{ContractState, DeclaredClass};
+    /// use starkbatch::store::StateDiff;
+    /// use starkbatch::Felt;
+    /// let c = ContractState {
+    ///     address: Felt::from(0x10u64),
+    ///     class_hash: Felt::from(7u64),
+    ///     nonce: Felt::ONE,
+    ///     storage: vec![(Felt::from(5u64), Felt::from(100u64))],
+    /// };
+    /// let d = StateDiff::from_state(&[c], &[]);
+    /// assert_eq!(d.deployed_contracts.len(), 1);
+    /// assert_eq!(d.nonces.len(), 1);
+    /// assert_eq!(d.storage_writes(), 1);
+    /// ```
+    pub fn from_state(contracts: &[ContractState], classes: &[DeclaredClass]) -> StateDiff {
+        StateDiff {
+            deployed_contracts: contracts
+                .iter()
+                .map(|c| ContractClass {
+                    address: c.address,
+                    class_hash: c.class_hash,
+                })
+                .collect(),
+            nonces: contracts
+                .iter()
+                .filter(|c| !c.nonce.is_zero())
+                .map(|c| NonceUpdate {
+                    contract_address: c.address,
+                    nonce: c.nonce,
+                })
+                .collect(),
+            storage_diffs: contracts
+                .iter()
+                .filter(|c| !c.storage.is_empty())
+                .map(|c| StorageDiff {
+                    address: c.address,
+                    storage_entries: c
+                        .storage
+                        .iter()
+                        .map(|&(key, value)| StorageEntry { key, value })
+                        .collect(),
+                })
+                .collect(),
+            declared_classes: classes.to_vec(),
+            ..Default::default()
+        }
+    }
+
     /// The number of storage writes.
     pub fn storage_writes(&self) -> usize {
         self.storage_diffs

@@ -80,7 +80,7 @@ pub use storage_proof::{
     ContractLeafData, ContractStorageKeys, GlobalRoots, ProofRequest, ProvenValues, StorageProof,
 };
 
-use crate::state::StateRootRule;
+use crate::state::{ContractState, DeclaredClass, StateRootRule};
 use crate::Felt;
 use codec::{BlockRoots, ContractRecord, Latest, ReverseDiff};
 use diff::{Changes, ContractChange};
@@ -445,6 +445,49 @@ impl<S: NodeStore> Store<S> {
             storage_roots: plan.storage_roots,
             stats: plan.stats,
         })
+    }
+
+    /// Fills an empty store with a whole state as block `block_number` (a snapshot's block):
+    /// every trie is built from its leaves with every rank of every trie hashed in one batch
+    /// (the from-scratch shape of [`state_commitment`](crate::state::state_commitment), whose
+    /// roots it returns), every node written, in one durable transaction. Later blocks commit
+    /// on it; [`Store::revert_to`] cannot go below it.
+    ///
+    /// ```
+    /// use starkbatch::state::{state_commitment, ContractState, StateRootRule};
+    /// use starkbatch::store::Store;
+    /// use starkbatch::Felt;
+    /// let contracts = [ContractState {
+    ///     address: Felt::from(0x10u64),
+    ///     class_hash: Felt::from(7u64),
+    ///     nonce: Felt::ONE,
+    ///     storage: vec![(Felt::from(5u64), Felt::from(100u64))],
+    /// }];
+    /// let rule = StateRootRule::From0_14_0;
+    /// let store = Store::in_memory();
+    /// let r = store.import(1000, &contracts, &[], rule).unwrap();
+    /// assert_eq!(r.roots.state_root, state_commitment(&contracts, &[], rule).unwrap().state_root);
+    /// assert_eq!(store.latest().unwrap().unwrap().block_number, 1000);
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::NotEmpty`] if the store holds a block; otherwise as [`Store::commit`].
+    pub fn import(
+        &self,
+        block_number: u64,
+        contracts: &[ContractState],
+        classes: &[DeclaredClass],
+        rule: StateRootRule,
+    ) -> Result<CommitResult, StoreError> {
+        let mut changes = Changes::from_diff(&StateDiff::from_state(contracts, classes))?;
+        let mut w = self.lock();
+        if read_latest(&self.kv.reader()?)?.is_some() {
+            return Err(StoreError::NotEmpty);
+        }
+        // Not journaled (the journal would hold the whole state): written, then synced.
+        let r = self.commit_changes(&mut w, block_number, &mut changes, rule, false)?;
+        self.kv.flush()?;
+        Ok(r)
     }
 
     /// Restores block `target` (one of the last [`StoreOptions::history`] blocks): the state,

@@ -80,7 +80,7 @@ pub(crate) fn walk<R: StoreReader>(
     key: &U256,
     mut nodes: Option<&mut Vec<ProofNode>>,
 ) -> Result<Felt, StoreError> {
-    let mut bands = Bands::new(trie);
+    let mut bands = Bands::new(trie, false);
     let mut pos = Pos::ROOT;
     let mut hash = root;
     if root.is_zero() {

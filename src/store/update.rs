@@ -423,7 +423,7 @@ impl TrieUpdate {
                 nodes: Vec::new(),
                 root: Sub::Same(root),
                 removed: Vec::new(),
-                bands: Bands::new(trie),
+                bands: Bands::new(trie, root.is_zero()),
                 by_rank: Vec::new(),
             },
         };

@@ -168,39 +168,11 @@ impl Workload {
         d
     }
 
-    /// The pre-state as one diff (for [`Store::commit`](super::Store::commit) on an empty store).
+    /// The pre-state as one diff (for [`Store::commit`](super::Store::commit) or
+    /// [`Store::import`](super::Store::import) on an empty store).
     pub fn pre_state_diff(&self) -> StateDiff {
         let (contracts, classes) = self.pre_state();
-        StateDiff {
-            deployed_contracts: contracts
-                .iter()
-                .map(|c| ContractClass {
-                    address: c.address,
-                    class_hash: c.class_hash,
-                })
-                .collect(),
-            nonces: contracts
-                .iter()
-                .filter(|c| !c.nonce.is_zero())
-                .map(|c| NonceUpdate {
-                    contract_address: c.address,
-                    nonce: c.nonce,
-                })
-                .collect(),
-            storage_diffs: contracts
-                .into_iter()
-                .map(|c| StorageDiff {
-                    address: c.address,
-                    storage_entries: c
-                        .storage
-                        .into_iter()
-                        .map(|(key, value)| StorageEntry { key, value })
-                        .collect(),
-                })
-                .collect(),
-            declared_classes: classes,
-            ..Default::default()
-        }
+        StateDiff::from_state(&contracts, &classes)
     }
 }
 
