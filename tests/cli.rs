@@ -689,3 +689,292 @@ fn usage_errors_exit_2() {
     assert_eq!(run(&["hash", "sha256"], None).status.code(), Some(2));
     assert!(ok(&run(&["--version"], None)).starts_with("starkbatch "));
 }
+
+fn updates_file(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/state-updates")
+        .join(name)
+}
+
+/// The published mainnet blocks 0..=9 as JSON values (each carries its block number and roots).
+fn mainnet_updates() -> Vec<serde_json::Value> {
+    fs::read_to_string(updates_file("mainnet-0-9.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn db_arg(d: &Path) -> String {
+    d.display().to_string()
+}
+
+/// `commit --check` replays published blocks (printing each published root), `roots`, `proof`
+/// (equal to the library's proof of the same store), `revert`; bad input exits 2 naming the
+/// file, block and item and changes nothing; a differing root exits 1 and leaves the block
+/// uncommitted.
+#[test]
+fn store_commit_check_roots_proof_revert() {
+    let ups = mainnet_updates();
+    let t = dir();
+    let db = t.path().join("db");
+    let dbs = db_arg(&db);
+    let jsonl = updates_file("mainnet-0-9.jsonl");
+    // Blocks 0..=7 from one file, 8 and 9 from a second (a JSON array).
+    let first: String = ups[..8].iter().map(|u| format!("{u}\n")).collect();
+    let f1 = write(t.path(), "first.jsonl", &first);
+    let f2 = write(
+        t.path(),
+        "rest.json",
+        &serde_json::Value::Array(ups[8..].to_vec()).to_string(),
+    );
+    let out = ok(&run(
+        &[
+            "commit",
+            "--db",
+            &dbs,
+            "--check",
+            "--rule",
+            "before-0.14",
+            f1.to_str().unwrap(),
+            f2.to_str().unwrap(),
+        ],
+        None,
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 10, "{out}");
+    for (b, (l, u)) in lines.iter().zip(&ups).enumerate() {
+        let root = Felt::from_hex(u["new_root"].as_str().unwrap()).unwrap();
+        assert_eq!(*l, format!("block {b} state_root {root}"));
+    }
+    let roots = |db: &str| ok(&run(&["roots", "--db", db], None));
+    let at9 = roots(&dbs);
+    assert!(at9.starts_with("block 9\nstate_root "), "{at9}");
+    assert!(at9.contains("rule before-0.14\n"), "{at9}");
+
+    // proof: the library's proof of the same store, as JSON.
+    let contract = "0x31c9cdb9b00cb35cf31c05855c0ec3ecf6f7952a1ce6e3c53c3455fcd75a280";
+    let (k1, k2) = ("0x5", "0x1234");
+    let cli_proof: serde_json::Value = serde_json::from_str(&ok(&run(
+        &[
+            "proof",
+            "--db",
+            &dbs,
+            "--contract",
+            contract,
+            "--key",
+            k1,
+            "--key",
+            k2,
+        ],
+        None,
+    )))
+    .unwrap();
+    {
+        use starkbatch::store::{ContractStorageKeys, ProofRequest, Store};
+        let store = Store::open(&db).unwrap();
+        let c = Felt::from_hex(contract).unwrap();
+        let req = ProofRequest {
+            contract_addresses: vec![c],
+            contracts_storage_keys: vec![ContractStorageKeys {
+                contract_address: c,
+                storage_keys: vec![Felt::from_hex(k1).unwrap(), Felt::from_hex(k2).unwrap()],
+            }],
+            ..ProofRequest::default()
+        };
+        let view = store.view().unwrap();
+        let proof = view.storage_proof(&req).unwrap();
+        let state_root = view.block().unwrap().roots.state_root;
+        proof
+            .verify(
+                &req,
+                &state_root,
+                starkbatch::state::StateRootRule::Before0_14_0,
+            )
+            .unwrap();
+        assert_eq!(cli_proof, proof.to_json());
+    }
+    bad(
+        &run(&["proof", "--db", &dbs, "--contract", P], None),
+        "--contract",
+    );
+    bad(
+        &run(
+            &[
+                "proof",
+                "--db",
+                &dbs,
+                "--contract",
+                "0x1",
+                "--key",
+                P_MINUS_1,
+            ],
+            None,
+        ),
+        "--key",
+    );
+
+    // Bad input: nothing written, the roots as they were.
+    let bad_key = {
+        let mut u = ups[9].clone();
+        u["block_number"] = 11.into();
+        let diffs = u["state_diff"]["storage_diffs"].as_object_mut().unwrap();
+        let (_, entries) = diffs.iter_mut().next().unwrap();
+        entries
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"key": P_MINUS_1, "value": "0x1"}));
+        u
+    };
+    let good10 = {
+        let mut u = ups[9].clone();
+        u["block_number"] = 10.into();
+        u
+    };
+    let mixed = write(t.path(), "mixed.jsonl", &format!("{good10}\n{bad_key}\n"));
+    let e = bad(
+        &run(&["commit", "--db", &dbs, mixed.to_str().unwrap()], None),
+        "mixed.jsonl: block 11: state_diff.storage_diffs",
+    );
+    assert!(e.contains("not below 2^251"), "{e}");
+    assert_eq!(roots(&dbs), at9);
+    let broken = write(
+        t.path(),
+        "broken.json",
+        "{\"state_diff\": {\"storage_diffs\": [}",
+    );
+    bad(
+        &run(&["commit", "--db", &dbs, broken.to_str().unwrap()], None),
+        "broken.json:1:",
+    );
+    let unknown = write(
+        t.path(),
+        "unknown.json",
+        r#"{"state_diff": {"storage_diffs": [], "surprise": []}}"#,
+    );
+    bad(
+        &run(&["commit", "--db", &dbs, unknown.to_str().unwrap()], None),
+        "surprise",
+    );
+    bad(
+        &run(&["commit", "--db", &dbs, jsonl.to_str().unwrap()], None),
+        "block 0: the store expects block 10 next",
+    );
+    assert_eq!(roots(&dbs), at9);
+
+    // A differing old_root or new_root under --check: exit 1, the block not committed.
+    let mut wrong_old = good10.clone();
+    wrong_old["old_root"] = "0x1".into();
+    let f = write(t.path(), "old.json", &wrong_old.to_string());
+    let o = run(
+        &["commit", "--db", &dbs, "--check", f.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("block 10: old_root 0x1 differs"),
+        "{}",
+        stderr(&o)
+    );
+    let mut wrong_new = good10.clone();
+    wrong_new["old_root"] = ups[9]["new_root"].clone();
+    wrong_new["new_root"] = "0x2".into();
+    let f = write(t.path(), "new.json", &wrong_new.to_string());
+    let o = run(
+        &["commit", "--db", &dbs, "--check", f.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("differs from new_root 0x2; the block was reverted"));
+    assert_eq!(roots(&dbs), at9);
+
+    // revert, then the same blocks again.
+    let root7 = Felt::from_hex(ups[7]["new_root"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        ok(&run(&["revert", "--db", &dbs, "--to", "7"], None)),
+        format!("block 7 state_root {root7}\n")
+    );
+    assert!(roots(&dbs).starts_with(&format!("block 7\nstate_root {root7}\n")));
+    bad(&run(&["revert", "--db", &dbs, "--to", "8"], None), "");
+    ok(&run(
+        &[
+            "commit",
+            "--db",
+            &dbs,
+            "--check",
+            "--rule",
+            "before-0.14",
+            f2.to_str().unwrap(),
+        ],
+        None,
+    ));
+    assert_eq!(roots(&dbs), at9);
+    bad(
+        &run(&["roots", "--db", &db_arg(&t.path().join("none"))], None),
+        "no store here",
+    );
+    assert!(!t.path().join("none").exists());
+}
+
+/// `import` of a state JSON gives `state-root`'s roots; it refuses a directory that holds a
+/// store; bad input leaves nothing behind.
+#[test]
+fn store_import() {
+    let t = dir();
+    let state = write(
+        t.path(),
+        "state.json",
+        r#"{"contracts": [
+              {"address": "0x10", "class_hash": "0x7", "nonce": "0x2", "storage": {"0x5": "0x64", "0x6": "0x0"}},
+              {"address": "0x11", "class_hash": "0x7", "storage": {"0x1": "0x1", "0x2": "0x2"}}],
+            "declared_classes": [{"class_hash": "0x7", "compiled_class_hash": "0x99"}]}"#,
+    );
+    let want = ok(&run(&["state-root", state.to_str().unwrap()], None));
+    let root = want
+        .lines()
+        .next()
+        .unwrap()
+        .strip_prefix("state_root ")
+        .unwrap();
+    let db = t.path().join("db");
+    let dbs = db_arg(&db);
+    assert_eq!(
+        ok(&run(
+            &[
+                "import",
+                "--db",
+                &dbs,
+                "--block",
+                "42",
+                state.to_str().unwrap()
+            ],
+            None
+        )),
+        format!("block 42 state_root {root}\n")
+    );
+    let r = ok(&run(&["roots", "--db", &dbs, "--contract", "0x10"], None));
+    assert!(
+        r.starts_with(&format!("block 42\nstate_root {root}\n")),
+        "{r}"
+    );
+    assert!(r.contains("contract 0x10 storage_root "), "{r}");
+    assert!(r.contains(" class_hash 0x7 nonce 0x2\n"), "{r}");
+    bad(
+        &run(&["import", "--db", &dbs, state.to_str().unwrap()], None),
+        "already holds a store",
+    );
+    let bad_state = write(
+        t.path(),
+        "bad.json",
+        &format!(r#"{{"contracts": [{{"address": "{P_MINUS_1}", "class_hash": "0x7"}}]}}"#),
+    );
+    let db2 = t.path().join("db2");
+    bad(
+        &run(
+            &["import", "--db", &db_arg(&db2), bad_state.to_str().unwrap()],
+            None,
+        ),
+        "bad.json: ",
+    );
+    assert!(!db2.exists(), "a failed import left {}", db2.display());
+}

@@ -13,6 +13,7 @@
 //! | `engine` | the library's batch entry points the subcommands call, in one place |
 //! | `backend` | CPU features and the SIMD backend the library picks |
 //! | `hash`, `merkle`, `state`, `class`, `info` | the subcommands (`state`: `state-root`, `class`: `class-hash`) |
+//! | `store` | `commit`, `revert`, `roots`, `proof`, `import` on a state store |
 //! | `bench`, `plot` | `starkbatch bench` and its SVG chart |
 //!
 //! Exit codes: 0 success; 2 bad usage or bad input (also a feature not available in this
@@ -44,6 +45,8 @@ mod output;
 mod plot;
 #[path = "starkbatch/state.rs"]
 mod state;
+#[path = "starkbatch/store.rs"]
+mod store;
 
 use clap::Parser;
 
@@ -55,6 +58,11 @@ fn main() {
         args::Command::Merkle(a) => merkle::run(&a),
         args::Command::StateRoot(a) => state::run(&a),
         args::Command::ClassHash(a) => class::run(&a),
+        args::Command::Commit(a) => store::commit(&a),
+        args::Command::Revert(a) => store::revert(&a),
+        args::Command::Roots(a) => store::roots(&a),
+        args::Command::Proof(a) => store::proof(&a),
+        args::Command::Import(a) => store::import(&a),
         args::Command::Info => info::run(),
     };
     if let Err(e) = result {

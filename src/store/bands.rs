@@ -15,7 +15,7 @@ use super::codec::{self, Pos, StoredNode, TrieId};
 use super::error::StoreError;
 use super::kv::{Column, StoreReader};
 use crate::state::bits;
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// Levels per band.
 pub(crate) const BAND: u32 = 6;
@@ -104,7 +104,7 @@ impl Bands {
         Bands {
             trie,
             fresh,
-            bands: HashMap::new(),
+            bands: HashMap::default(),
             reads: 0,
         }
     }

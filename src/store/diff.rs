@@ -121,6 +121,28 @@ impl StateDiff {
         }
     }
 
+    /// Checks the diff as [`Store::commit`](super::Store::commit) does, without a store:
+    /// every key, address and class hash below 2^251, no compiled class hash of 0.
+    ///
+    /// ```
+    /// use starkbatch::store::{StateDiff, StorageDiff, StorageEntry};
+    /// use starkbatch::Felt;
+    /// let mut d = StateDiff::default();
+    /// assert!(d.check().is_ok());
+    /// d.storage_diffs.push(StorageDiff {
+    ///     address: Felt::ONE,
+    ///     storage_entries: vec![StorageEntry { key: Felt::MAX, value: Felt::ONE }],
+    /// });
+    /// let e = d.check().unwrap_err();
+    /// assert!(e.to_string().starts_with("storage_diffs[0].storage_entries[0].key"), "{e}");
+    /// ```
+    ///
+    /// # Errors
+    /// [`StoreError::InvalidDiff`] naming the first bad item.
+    pub fn check(&self) -> Result<(), StoreError> {
+        Changes::from_diff(self).map(|_| ())
+    }
+
     /// The number of storage writes.
     pub fn storage_writes(&self) -> usize {
         self.storage_diffs

@@ -38,7 +38,7 @@ use super::error::StoreError;
 use super::kv::StoreReader;
 use crate::state::bits::{self, U256};
 use crate::Felt;
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 /// One leaf write: `key` (below 2^251) gets `value` (0: delete). `old` is filled in with the
 /// value the trie held (0: absent).

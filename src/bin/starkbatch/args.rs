@@ -24,6 +24,16 @@ pub enum Command {
     StateRoot(StateRootArgs),
     /// The class hash of a Sierra contract class or the compiled class hash of a CASM class.
     ClassHash(ClassHashArgs),
+    /// Apply state updates (JSON-RPC or feeder-gateway form) to a store, one block each.
+    Commit(CommitArgs),
+    /// Restore one of the last blocks of a store (a reorg).
+    Revert(RevertArgs),
+    /// The latest block of a store and its roots.
+    Roots(RootsArgs),
+    /// A storage proof from a store's latest block, as starknet_getStorageProof (JSON).
+    Proof(ProofArgs),
+    /// Fill a new store with a whole state (the JSON that state-root reads).
+    Import(ImportArgs),
     /// CPU features, available SIMD backends and the one chosen (STARKBATCH_BACKEND respected).
     Info,
 }
@@ -140,6 +150,96 @@ an empty state has every root 0x0."#)]
 pub struct StateRootArgs {
     /// The state JSON (default, or `-`: standard input).
     pub file: Option<PathBuf>,
+    /// The state-root rule.
+    #[arg(long, value_enum, default_value = "from-0.14")]
+    pub rule: StateRule,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Each FILE holds one state update, a JSON array of updates, or JSON lines (one update per line),
+as starknet_getStateUpdate returns it or in the feeder gateway's form. Every file is read and
+every update checked before the first block is written; a block without `block_number` is the
+next one. Output: `block N state_root 0x...` per block. Exit codes: 2 bad input (the file, the
+block and the item are named; nothing is written), 1 a root differs under --check (blocks
+before it stay committed, the differing block is not).")]
+pub struct CommitArgs {
+    /// The store directory (created if needed).
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    /// State-update files, applied in order.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Compare the store's state root before each block with the update's `old_root`, and the
+    /// computed root with its `new_root`; stop at the first difference (exit 1).
+    #[arg(long)]
+    pub check: bool,
+    /// The state-root rule (updates do not say their Starknet version).
+    #[arg(long, value_enum, default_value = "from-0.14")]
+    pub rule: StateRule,
+    /// Blocks kept for `revert` (older history is pruned).
+    #[arg(long, value_name = "N", default_value_t = starkbatch::store::DEFAULT_HISTORY)]
+    pub history: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct RevertArgs {
+    /// The store directory.
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    /// The block to restore.
+    #[arg(long, value_name = "N")]
+    pub to: u64,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Output: `block N` (or `block none` for an empty store), `state_root`, `contract_root`,
+`class_root`, `rule`, `oldest_revertible`; with --contract, `storage_root`, `class_hash` and
+`nonce` of each contract.")]
+pub struct RootsArgs {
+    /// The store directory.
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    /// Also print this contract's storage root, class hash and nonce (repeatable).
+    #[arg(long, value_name = "ADDRESS")]
+    pub contract: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Prints the JSON-RPC starknet_getStorageProof result shape: classes_proof, contracts_proof
+(nodes and contract_leaves_data), contracts_storage_proofs, global_roots; binary nodes
+{left, right}, edge nodes {path, length, child}, each with its node_hash.")]
+pub struct ProofArgs {
+    /// The store directory.
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    /// The contract whose storage keys to prove (also proven in the contract trie).
+    #[arg(long, value_name = "ADDRESS")]
+    pub contract: Option<String>,
+    /// Storage keys of --contract to prove (repeatable).
+    #[arg(long, value_name = "KEY", requires = "contract")]
+    pub key: Vec<String>,
+    /// Class hashes to prove in the class trie (repeatable).
+    #[arg(long, value_name = "CLASS_HASH")]
+    pub class: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+STATE.json is the document `state-root` reads (see `starkbatch state-root --help`). The store
+directory must not hold a store; on any error nothing is left behind (a directory the command
+created is removed). Output: `block N state_root 0x...`.")]
+pub struct ImportArgs {
+    /// The store directory (new, or empty).
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    /// The state JSON (default, or `-`: standard input).
+    pub file: Option<PathBuf>,
+    /// The block number the state is the state after.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub block: u64,
     /// The state-root rule.
     #[arg(long, value_enum, default_value = "from-0.14")]
     pub rule: StateRule,

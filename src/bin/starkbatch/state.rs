@@ -41,12 +41,40 @@ use crate::output::Output;
 use serde_json::{Map, Value};
 use starkbatch::state::{state_commitment, ContractState, DeclaredClass, StateRootRule};
 use starkbatch::Felt;
+use std::path::Path;
 
 pub fn run(a: &StateRootArgs) -> CliResult {
     // A bad STARKBATCH_BACKEND is a usage error here too, before the library sees it.
     crate::backend::choose()?;
-    let (name, text) = Input::open(a.file.as_deref())?.read_to_string()?;
-    let err = |m: String| CliError::input(format!("{name}: {m}"));
+    let (name, contracts, classes) = read_state(a.file.as_deref())?;
+    let c = state_commitment(&contracts, &classes, a.rule.rule())
+        .map_err(|e| CliError::input(format!("{name}: {e}")))?;
+    let mut out = Output::create(None)?;
+    out.line(format_args!("state_root {}", c.state_root))?;
+    out.line(format_args!("contract_root {}", c.contract_root))?;
+    out.line(format_args!("class_root {}", c.class_root))?;
+    for (contract, root) in contracts.iter().zip(&c.storage_roots) {
+        out.line(format_args!("storage_root {} {root}", contract.address))?;
+    }
+    out.finish()
+}
+
+impl StateRule {
+    /// The library's rule.
+    pub fn rule(self) -> StateRootRule {
+        match self {
+            StateRule::From0_14 => StateRootRule::From0_14_0,
+            StateRule::Before0_14 => StateRootRule::Before0_14_0,
+        }
+    }
+}
+
+/// Reads and parses a state document (the format above): its name for messages, the
+/// contracts and the declared classes. Errors name the file and the JSON path (exit 2).
+pub fn read_state(
+    file: Option<&Path>,
+) -> CliResult<(String, Vec<ContractState>, Vec<DeclaredClass>)> {
+    let (name, text) = Input::open(file)?.read_to_string()?;
     let doc: Value = serde_json::from_str(&text).map_err(|e| {
         // serde_json's message ends with " at line L column C": say it once, as FILE:L:C.
         let full = e.to_string();
@@ -58,20 +86,8 @@ pub fn run(a: &StateRootArgs) -> CliResult {
             e.column()
         ))
     })?;
-    let (contracts, classes) = parse(&doc).map_err(err)?;
-    let rule = match a.rule {
-        StateRule::From0_14 => StateRootRule::From0_14_0,
-        StateRule::Before0_14 => StateRootRule::Before0_14_0,
-    };
-    let c = state_commitment(&contracts, &classes, rule).map_err(|e| err(e.to_string()))?;
-    let mut out = Output::create(None)?;
-    out.line(format_args!("state_root {}", c.state_root))?;
-    out.line(format_args!("contract_root {}", c.contract_root))?;
-    out.line(format_args!("class_root {}", c.class_root))?;
-    for (contract, root) in contracts.iter().zip(&c.storage_roots) {
-        out.line(format_args!("storage_root {} {root}", contract.address))?;
-    }
-    out.finish()
+    let (contracts, classes) = parse(&doc).map_err(|m| CliError::input(format!("{name}: {m}")))?;
+    Ok((name, contracts, classes))
 }
 
 type Parsed = (Vec<ContractState>, Vec<DeclaredClass>);
