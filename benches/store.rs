@@ -23,10 +23,32 @@ use starkbatch::Felt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+fn pf_felt(f: &Felt) -> pathfinder_crypto::Felt {
+    pathfinder_crypto::Felt::from_be_bytes(f.to_bytes_be()).expect("below p")
+}
+
 fn pf(f: &Felt) -> pathfinder_crypto::MontFelt {
-    pathfinder_crypto::MontFelt::from(
-        pathfinder_crypto::Felt::from_be_bytes(f.to_bytes_be()).expect("below p"),
-    )
+    pathfinder_crypto::MontFelt::from(pf_felt(f))
+}
+
+/// Deterministic uniform field elements (xorshift64*, reduced mod p).
+fn random_felts(n: usize) -> Vec<Felt> {
+    let mut s = 0x5eed_u64;
+    let mut next = || {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        s.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    (0..n)
+        .map(|_| {
+            let mut b = [0u8; 32];
+            for chunk in b.chunks_mut(8) {
+                chunk.copy_from_slice(&next().to_be_bytes());
+            }
+            Felt::from_bytes_be_reduced(&b)
+        })
+        .collect()
 }
 
 fn bench_block_commit(c: &mut Criterion) {
@@ -60,6 +82,7 @@ fn bench_block_commit(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("block_commit");
     g.sample_size(10);
+    g.measurement_time(Duration::from_secs(15));
     g.throughput(Throughput::Elements((pedersen + poseidon) as u64));
     let pools: Vec<rayon::ThreadPool> = (1..=2)
         .map(|n| {
@@ -94,16 +117,16 @@ fn bench_block_commit(c: &mut Criterion) {
     g.bench_function("starkbatch/scalar/1t", |b| {
         b.iter_custom(|iters| commit(&store, &pools[0], iters))
     });
-    let inputs: Vec<(pathfinder_crypto::Felt, pathfinder_crypto::Felt)> = (0..pedersen as u64)
-        .map(|i| {
-            (
-                pathfinder_crypto::Felt::from_u64(i * 7 + 3),
-                pathfinder_crypto::Felt::from_u64(i ^ 0xabcdef),
-            )
-        })
+    // Full-size inputs, as the nodes' hashes are (pathfinder's Pedersen is faster on small
+    // felts: fewer nonzero windows).
+    let r = random_felts(2 * (pedersen + poseidon));
+    let inputs: Vec<(pathfinder_crypto::Felt, pathfinder_crypto::Felt)> = r[..2 * pedersen]
+        .chunks(2)
+        .map(|p| (pf_felt(&p[0]), pf_felt(&p[1])))
         .collect();
-    let pos_inputs: Vec<_> = (0..poseidon as u64)
-        .map(|i| (pf(&Felt::from(i + 11)), pf(&Felt::from(i * 5))))
+    let pos_inputs: Vec<_> = r[2 * pedersen..]
+        .chunks(2)
+        .map(|p| (pf(&p[0]), pf(&p[1])))
         .collect();
     g.bench_function("pathfinder-crypto/hashes-only", |b| {
         b.iter(|| {

@@ -316,7 +316,8 @@ type Tables = Vec<BTreeMap<Vec<u8>, Vec<u8>>>;
 
 /// The state-bearing tables (not the history or the latest-block record).
 fn tables<S: NodeStore>(s: &Store<S>) -> Tables {
-    let r = s.database().reader().unwrap();
+    let view = s.view().unwrap();
+    let r = view.reader();
     [Column::Nodes, Column::Contracts, Column::Classes]
         .into_iter()
         .map(|c| {
@@ -630,7 +631,8 @@ fn block_numbers_and_revert_bounds() {
     assert!(store.revert_to(11).is_err());
     assert_eq!(store.revert_to(7).unwrap().block_number, 7);
     // Pruned history is gone from the table: blocks 7..=7 remain.
-    let r = store.database().reader().unwrap();
+    let view = store.view().unwrap();
+    let r = view.reader();
     let mut n = 0;
     r.scan(Column::History, &[], &mut |_, _| {
         n += 1;

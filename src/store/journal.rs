@@ -287,18 +287,6 @@ impl Journal {
         Ok(())
     }
 
-    /// Removes the last entry appended (its block could not be written).
-    pub fn undo(&mut self, entry_len_before: u64) -> Result<(), StoreError> {
-        self.truncate(entry_len_before)?;
-        self.entries = self.entries.saturating_sub(1);
-        Ok(())
-    }
-
-    /// The journal's length in bytes.
-    pub fn len(&self) -> u64 {
-        self.len
-    }
-
     /// Empties the journal (after a durable database commit).
     pub fn clear(&mut self) -> Result<(), StoreError> {
         self.truncate(0)?;

@@ -61,6 +61,7 @@ mod error;
 mod journal;
 mod json;
 mod kv;
+mod layered;
 mod memory;
 mod proof;
 mod redb_store;
@@ -73,6 +74,7 @@ pub use diff::{ContractClass, NonceUpdate, StateDiff, StorageDiff, StorageEntry}
 pub use error::StoreError;
 pub use json::{parse_state_update, parse_state_updates, StateUpdate, UpdateParseError};
 pub use kv::{Column, Durability, NodeStore, StoreReader, WriteBatch};
+pub use layered::LayeredReader;
 pub use memory::{MemoryReader, MemoryStore};
 pub use proof::{verify, ProofError, ProofNode, ProofNodeKind};
 pub use redb_store::{RedbReader, RedbStore};
@@ -86,7 +88,7 @@ use codec::{BlockRoots, ContractRecord, Latest, ReverseDiff};
 use diff::{Changes, ContractChange};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The default number of blocks [`Store::revert_to`] can go back.
 pub const DEFAULT_HISTORY: u64 = 128;
@@ -192,6 +194,9 @@ pub struct Store<S: NodeStore = RedbStore> {
     options: StoreOptions,
     /// Commits, reverts and imports run one at a time (each plans from a snapshot, then writes).
     writer: Mutex<Writer>,
+    /// What readers see above the database: the latest block's batch while it is journaled
+    /// but not yet written to the database (see [`Writer::pending`]).
+    top: Mutex<Option<Arc<WriteBatch>>>,
 }
 
 /// The writer's state.
@@ -199,6 +204,10 @@ pub struct Store<S: NodeStore = RedbStore> {
 struct Writer {
     /// The block journal of a store opened from a directory.
     journal: Option<journal::Journal>,
+    /// With the journal: the latest block's batch, durable in the journal, written to the
+    /// database during the next commit (alongside its planning), a checkpoint, a revert or
+    /// drop. Readers see it through `top`.
+    pending: Option<Arc<WriteBatch>>,
 }
 
 impl Store<RedbStore> {
@@ -272,6 +281,7 @@ impl<S: NodeStore> Store<S> {
             kv,
             options: StoreOptions::default(),
             writer: Mutex::new(Writer::default()),
+            top: Mutex::new(None),
         }
     }
 
@@ -286,7 +296,9 @@ impl<S: NodeStore> Store<S> {
         self.options
     }
 
-    /// The database.
+    /// The database. With the block journal it may lag the latest block by one (the block
+    /// whose write is pending) until the next commit or [`Store::checkpoint`]; a [`View`]
+    /// always shows the latest block.
     pub fn database(&self) -> &S {
         &self.kv
     }
@@ -308,21 +320,48 @@ impl<S: NodeStore> Store<S> {
     }
 
     fn checkpoint_locked(&self, w: &mut Writer) -> Result<(), StoreError> {
+        self.write_pending(w)?;
         if let Some(j) = w.journal.as_mut() {
             if j.entries > 0 {
                 self.kv.flush()?;
                 j.clear()?;
             }
         }
+        *self.top_lock() = None;
         Ok(())
+    }
+
+    /// Writes the pending block's batch to the database (not synced: the journal holds it).
+    fn write_pending(&self, w: &mut Writer) -> Result<(), StoreError> {
+        if let Some(p) = w.pending.take() {
+            if let Err(e) = self.kv.write(&p, Durability::Deferred) {
+                w.pending = Some(p);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    fn top_lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<WriteBatch>>> {
+        self.top.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A snapshot of the database with the pending block above it, taken together.
+    fn snapshot(&self) -> Result<LayeredReader<S::Reader<'_>>, StoreError> {
+        let top = self.top_lock();
+        let base = self.kv.reader()?;
+        Ok(LayeredReader {
+            base,
+            top: top.clone(),
+        })
     }
 
     /// A consistent snapshot of the latest block, for reads and proofs.
     ///
     /// # Errors
     /// [`StoreError::Database`] or [`StoreError::Corrupt`] if the database cannot be read.
-    pub fn view(&self) -> Result<View<S::Reader<'_>>, StoreError> {
-        View::new(self.kv.reader()?)
+    pub fn view(&self) -> Result<View<LayeredReader<S::Reader<'_>>>, StoreError> {
+        View::new(self.snapshot()?)
     }
 
     /// The latest block, or `None` for an empty store.
@@ -362,7 +401,11 @@ impl<S: NodeStore> Store<S> {
         rule: StateRootRule,
         journal: bool,
     ) -> Result<CommitResult, StoreError> {
-        let reader = self.kv.reader()?;
+        let write_behind = w.journal.is_some() && journal && self.options.checkpoint_every > 1;
+        if !write_behind {
+            self.write_pending(w)?;
+        }
+        let reader = self.snapshot()?;
         let latest = read_latest(&reader)?;
         if let Some(l) = &latest {
             let expected = l.block.checked_add(1).ok_or(StoreError::BlockNumber {
@@ -376,13 +419,29 @@ impl<S: NodeStore> Store<S> {
                 });
             }
         }
-        let mut plan = commit::plan(
-            &reader,
-            latest.as_ref().map(|l| &l.roots),
-            changes,
-            rule,
-            self.options.hashing,
-        )?;
+        // The previous block's write runs alongside this block's planning (both read-only on
+        // the snapshot, which already shows the previous block through `top`).
+        let pending = w.pending.take();
+        let (plan, written) = rayon::join(
+            || {
+                commit::plan(
+                    &reader,
+                    latest.as_ref().map(|l| &l.roots),
+                    changes,
+                    rule,
+                    self.options.hashing,
+                )
+            },
+            || match &pending {
+                Some(p) => self.kv.write(p, Durability::Deferred),
+                None => Ok(()),
+            },
+        );
+        if let Err(e) = written {
+            w.pending = pending;
+            return Err(e);
+        }
+        let mut plan = plan?;
         let first = latest.map_or(block_number, |l| l.first);
         let old_oldest = latest.map_or(block_number, |l| l.oldest);
         let oldest = first.max(block_number.saturating_sub(self.options.history));
@@ -417,26 +476,26 @@ impl<S: NodeStore> Store<S> {
         drop(reader);
         let tw = std::time::Instant::now();
         let every = self.options.checkpoint_every;
+        let batch = core::mem::take(&mut plan.batch);
         match w.journal.as_mut() {
-            Some(j) if journal && every > 1 => {
-                // The journal first: once it is synced the block survives a crash.
-                let before = j.len();
+            Some(j) if write_behind => {
+                // Once the journal entry is synced the block survives a crash; its batch is
+                // written to the database during the next commit (or a checkpoint).
                 j.append(
                     block_number,
                     latest.as_ref().map(|l| &l.roots),
                     &plan.roots,
                     changes,
                 )?;
-                if let Err(e) = self.kv.write(&plan.batch, Durability::Deferred) {
-                    j.undo(before)?;
-                    return Err(e);
-                }
+                let batch = Arc::new(batch);
+                *self.top_lock() = Some(batch.clone());
+                w.pending = Some(batch);
                 if j.entries >= every {
                     self.checkpoint_locked(w)?;
                 }
             }
-            Some(_) if !journal => self.kv.write(&plan.batch, Durability::Deferred)?,
-            _ => self.kv.write(&plan.batch, Durability::Immediate)?,
+            Some(_) if !journal => self.kv.write(&batch, Durability::Deferred)?,
+            _ => self.kv.write(&batch, Durability::Immediate)?,
         }
         plan.stats.write_time = tw.elapsed();
         Ok(CommitResult {
@@ -481,7 +540,7 @@ impl<S: NodeStore> Store<S> {
     ) -> Result<CommitResult, StoreError> {
         let mut changes = Changes::from_diff(&StateDiff::from_state(contracts, classes))?;
         let mut w = self.lock();
-        if read_latest(&self.kv.reader()?)?.is_some() {
+        if read_latest(&self.snapshot()?)?.is_some() {
             return Err(StoreError::NotEmpty);
         }
         // Not journaled (the journal would hold the whole state): written, then synced.

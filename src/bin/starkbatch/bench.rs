@@ -12,6 +12,13 @@
 //!   storage entries each and 16 declared classes; ×4 without `--quick`): storage tries and
 //!   contract trie (Pedersen), class trie (Poseidon), state root; unit: leaves (storage
 //!   entries + contracts + classes).
+//! - `block_commit`: block commits on a durable redb store in a temporary directory holding the
+//!   mainnet-shaped pre-state of `store::workload` (a fee token with 10^6 keys, 1,000 contracts
+//!   with 1,000 keys, 1,000 classes; `--quick`: `Workload::SMALL`), blocks of 2,000 storage
+//!   writes over 300 contracts; unit: blocks (the footnote gives node hashes per block and
+//!   per second). The scalar row is the same commit hashing one node per scalar call. Every
+//!   row's untimed first call restores the same block and commits the next one again, and the
+//!   roots must agree.
 //!
 //! For each workload the **scalar** row is the per-element scalar library function in a plain
 //! loop on one thread (for the Merkle tree: `merkle::root_seq` over the scalar
@@ -40,6 +47,8 @@ use starkbatch::state::{
     class_leaf_hash, contract_state_hash, global_state_root, state_commitment, trie_root,
     ContractState, DeclaredClass, StateRootRule, TrieError, STATE_HEIGHT,
 };
+use starkbatch::store::workload::Workload as StoreWorkload;
+use starkbatch::store::{Hashing, Store, StoreOptions};
 use starkbatch::{merkle, pedersen_hash};
 use starkbatch::{poseidon_hash, poseidon_hash_many, poseidon_hash_single};
 use starkbatch::{Backend, Felt, Poseidon};
@@ -58,6 +67,11 @@ struct Workload {
     per_backend: bool,
     scalar: Box<dyn Fn() -> Felt + Sync>,
     batch: Box<dyn Fn(Backend) -> Felt + Sync>,
+    /// For a stateful workload (`block_commit`): the untimed first call of each row, whose
+    /// results must agree across rows (else the row's first timed call is used).
+    warm_up: Option<Box<dyn Fn(Hashing) -> Felt + Sync>>,
+    /// Node hashes per item, when the unit is not hashes (`block_commit`).
+    hashes_per_item: Option<usize>,
 }
 
 /// One row of the results table.
@@ -150,7 +164,7 @@ fn sum_of(out: &[Felt]) -> Felt {
     out.iter().sum()
 }
 
-fn workloads(quick: bool) -> Vec<Workload> {
+fn workloads(quick: bool) -> CliResult<Vec<Workload>> {
     let scale = if quick { 1 } else { 4 };
     let mut w = Vec::new();
 
@@ -162,6 +176,8 @@ fn workloads(quick: bool) -> Vec<Workload> {
         unit: "hashes",
         items: n,
         per_backend: true,
+        warm_up: None,
+        hashes_per_item: None,
         scalar: Box::new(move || xs.chunks(2).map(|p| poseidon_hash(p[0], p[1])).sum()),
         batch: Box::new(move |b| {
             let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&xs2);
@@ -179,6 +195,8 @@ fn workloads(quick: bool) -> Vec<Workload> {
         unit: "hashes",
         items: n,
         per_backend: true,
+        warm_up: None,
+        hashes_per_item: None,
         scalar: Box::new(move || xs.iter().map(|x| poseidon_hash_single(*x)).sum()),
         batch: Box::new(move |b| {
             let mut out = vec![Felt::ZERO; xs2.len()];
@@ -198,6 +216,8 @@ fn workloads(quick: bool) -> Vec<Workload> {
         unit: "messages",
         items: n,
         per_backend: true,
+        warm_up: None,
+        hashes_per_item: None,
         scalar: Box::new(move || flat.chunks(8).map(poseidon_hash_many).sum()),
         batch: Box::new(move |b| {
             let mut out = vec![Felt::ZERO; msgs.len()];
@@ -214,6 +234,8 @@ fn workloads(quick: bool) -> Vec<Workload> {
         unit: "hashes",
         items: n,
         per_backend: true,
+        warm_up: None,
+        hashes_per_item: None,
         scalar: Box::new(move || xs.chunks(2).map(|p| pedersen_hash(&p[0], &p[1])).sum()),
         batch: Box::new(move |b| {
             let pairs: &[[Felt; 2]] = bytemuck::cast_slice(&xs2);
@@ -231,6 +253,8 @@ fn workloads(quick: bool) -> Vec<Workload> {
         unit: "hashes",
         items: n - 1,
         per_backend: false,
+        warm_up: None,
+        hashes_per_item: None,
         scalar: Box::new(move || merkle::root_seq::<ScalarPoseidon>(&leaves)),
         batch: Box::new(move |_| merkle::root::<Poseidon>(&leaves2)),
     });
@@ -262,6 +286,8 @@ fn workloads(quick: bool) -> Vec<Workload> {
         unit: "leaves",
         items,
         per_backend: false,
+        warm_up: None,
+        hashes_per_item: None,
         scalar: Box::new(move || state_root_scalar(&contracts2, &classes2)),
         batch: Box::new(move |_| {
             state_commitment(&contracts, &classes, StateRootRule::From0_14_0)
@@ -269,13 +295,115 @@ fn workloads(quick: bool) -> Vec<Workload> {
                 .state_root
         }),
     });
-    w
+    w.push(block_commit(quick)?);
+    Ok(w)
 }
 
-/// Runs `f` once untimed, then repeatedly for at least `slice`; returns the warm-up result,
-/// the number of timed calls and the time they took.
-fn measure(f: &dyn Fn() -> Felt, slice: Duration) -> (Felt, u64, f64) {
-    let check = f();
+/// The store the `block_commit` rows share: each commits the next blocks of the workload.
+struct Commits {
+    store: Option<Store>,
+    /// The block every row's warm-up restores and commits again.
+    base: u64,
+    next: u64,
+    _dir: tempfile::TempDir,
+}
+
+impl Commits {
+    fn set_hashing(&mut self, hashing: Hashing) {
+        if let Some(s) = self.store.take() {
+            let o = s.options();
+            self.store = Some(s.with_options(StoreOptions { hashing, ..o }));
+        }
+    }
+
+    /// Commits the next block with `hashing`; its state root.
+    fn commit_next(&mut self, work: &StoreWorkload, hashing: Hashing) -> Felt {
+        self.set_hashing(hashing);
+        let b = self.next;
+        let diff = work.block(b - 1);
+        let store = self.store.as_ref().expect("the store is present");
+        let r = store
+            .commit(b, &diff, StateRootRule::From0_14_0)
+            .expect("the workload's blocks are valid");
+        self.next += 1;
+        r.roots.state_root
+    }
+
+    /// Restores the base block and commits the one after it again: the same root on every row.
+    fn warm_up(&mut self, work: &StoreWorkload, hashing: Hashing) -> Felt {
+        let store = self.store.as_ref().expect("the store is present");
+        store
+            .revert_to(self.base)
+            .expect("the base block is within the history");
+        self.next = self.base + 1;
+        self.commit_next(work, hashing)
+    }
+}
+
+/// The shared store (a panic in another row ends the run anyway).
+fn lock(c: &std::sync::Mutex<Commits>) -> std::sync::MutexGuard<'_, Commits> {
+    c.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `block_commit`: the mainnet-shaped store workload (`store::workload`; `Workload::SMALL`
+/// with `--quick`) imported into a durable redb store in a temporary directory, one block
+/// committed per call; the scalar row hashes one node per call (`Hashing::Scalar`).
+fn block_commit(quick: bool) -> CliResult<Workload> {
+    let work = if quick {
+        StoreWorkload::SMALL
+    } else {
+        StoreWorkload::MAINNET
+    };
+    let dir = tempfile::tempdir()
+        .map_err(|e| CliError::failure(format!("cannot create a temporary directory: {e}")))?;
+    let fail = |e: starkbatch::store::StoreError| CliError::failure(format!("block_commit: {e}"));
+    let options = StoreOptions {
+        // Every row's warm-up goes back to the base block.
+        history: u64::MAX / 2,
+        ..StoreOptions::default()
+    };
+    let store = Store::open_with(dir.path(), options).map_err(fail)?;
+    let (contracts, classes) = work.pre_state();
+    if !quick {
+        eprintln!(
+            "block_commit: importing the pre-state ({} storage keys) ...",
+            contracts.iter().map(|c| c.storage.len()).sum::<usize>()
+        );
+    }
+    store
+        .import(0, &contracts, &classes, StateRootRule::From0_14_0)
+        .map_err(fail)?;
+    drop((contracts, classes));
+    let first = store
+        .commit(1, &work.block(0), StateRootRule::From0_14_0)
+        .map_err(fail)?;
+    let commits = std::sync::Arc::new(std::sync::Mutex::new(Commits {
+        store: Some(store),
+        base: 1,
+        next: 2,
+        _dir: dir,
+    }));
+    let (c1, c2, c3) = (commits.clone(), commits.clone(), commits);
+    Ok(Workload {
+        name: "block_commit",
+        unit: "blocks",
+        items: 1,
+        per_backend: false,
+        warm_up: Some(Box::new(move |h| lock(&c3).warm_up(&work, h))),
+        hashes_per_item: Some(first.stats.hashes()),
+        scalar: Box::new(move || lock(&c1).commit_next(&work, Hashing::Scalar)),
+        batch: Box::new(move |_| lock(&c2).commit_next(&work, Hashing::Batch)),
+    })
+}
+
+/// Runs `warm` (or `f`) once untimed, then `f` repeatedly for at least `slice`; returns the
+/// warm-up result, the number of timed calls and the time they took.
+fn measure(
+    f: &dyn Fn() -> Felt,
+    warm: Option<&dyn Fn() -> Felt>,
+    slice: Duration,
+) -> (Felt, u64, f64) {
+    let check = warm.unwrap_or(f)();
     let start = Instant::now();
     let mut calls = 0u64;
     loop {
@@ -313,7 +441,7 @@ pub fn run(a: &BenchArgs) -> CliResult {
     };
     let choice = backend::choose()?;
     let features = backend::cpu_features();
-    let work = workloads(a.quick);
+    let work = workloads(a.quick)?;
     let pools = (1..=max_threads)
         .map(pool)
         .collect::<CliResult<Vec<ThreadPool>>>()?;
@@ -357,7 +485,14 @@ pub fn run(a: &BenchArgs) -> CliResult {
         if let Some(b) = &bar {
             b.set_message(format!("{} scalar", w.name));
         }
-        let (reference, calls, secs) = pools[0].install(|| measure(&*w.scalar, slice));
+        let warm_scalar = w.warm_up.as_ref().map(|g| move || g(Hashing::Scalar));
+        let (reference, calls, secs) = pools[0].install(|| {
+            measure(
+                &*w.scalar,
+                warm_scalar.as_ref().map(|g| g as &dyn Fn() -> Felt),
+                slice,
+            )
+        });
         let scalar_rate = (calls as f64 * w.items as f64) / secs;
         results.push(Measurement {
             workload: w.name,
@@ -384,7 +519,14 @@ pub fn run(a: &BenchArgs) -> CliResult {
                     b.set_message(format!("{} {} {}t", w.name, be_name, i + 1));
                 }
                 let f = || (w.batch)(be);
-                let (check, calls, secs) = p.install(|| measure(&f, slice));
+                let warm_batch = w.warm_up.as_ref().map(|g| move || g(Hashing::Batch));
+                let (check, calls, secs) = p.install(|| {
+                    measure(
+                        &f,
+                        warm_batch.as_ref().map(|g| g as &dyn Fn() -> Felt),
+                        slice,
+                    )
+                });
                 if check != reference {
                     return Err(CliError::failure(format!(
                         "internal error: {} on backend {be_name} with {} threads gave {check}, the scalar path {reference}",
@@ -414,7 +556,11 @@ pub fn run(a: &BenchArgs) -> CliResult {
         b.finish_and_clear();
     }
 
-    print_table(&results).map_err(|e| CliError::write("<stdout>", e))?;
+    let notes: Vec<(&str, usize)> = work
+        .iter()
+        .filter_map(|w| w.hashes_per_item.map(|h| (w.name, h)))
+        .collect();
+    print_table(&results, &notes).map_err(|e| CliError::write("<stdout>", e))?;
     if let Some(path) = &a.json {
         let doc = json!({
             "starkbatch": env!("CARGO_PKG_VERSION"),
@@ -427,6 +573,7 @@ pub fn run(a: &BenchArgs) -> CliResult {
             "quick": a.quick,
             "duration_s": total,
             "slice_s": slice.as_secs_f64(),
+            "hashes_per_item": notes.iter().map(|(n, h)| (n.to_string(), json!(h))).collect::<serde_json::Map<_, _>>(),
             "results": results.iter().map(|m| json!({
                 "workload": m.workload,
                 "unit": m.unit,
@@ -472,7 +619,7 @@ pub fn si(x: f64) -> String {
     }
 }
 
-fn print_table(results: &[Measurement]) -> std::io::Result<()> {
+fn print_table(results: &[Measurement], notes: &[(&str, usize)]) -> std::io::Result<()> {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     writeln!(
@@ -491,6 +638,20 @@ fn print_table(results: &[Measurement]) -> std::io::Result<()> {
             format!("{}{}", si(m.per_second), m.unit),
             m.speedup
         )?;
+    }
+    for (name, hashes) in notes {
+        let best = results
+            .iter()
+            .filter(|m| m.workload == *name)
+            .map(|m| (m.per_second, m.path, m.threads))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((rate, path, threads)) = best {
+            writeln!(
+                o,
+                "{name}: {hashes} node hashes per block; fastest row ({path}, {threads} threads): {}hashes/s",
+                si(rate * *hashes as f64)
+            )?;
+        }
     }
     o.flush()
 }
