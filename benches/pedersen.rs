@@ -10,24 +10,11 @@ use std::hint::black_box;
 use starkbatch::curve::{double_scalar_mul_vartime, mul_generator_ct, ProjectivePoint, GENERATOR};
 use starkbatch::Felt;
 
-/// Deterministic pseudo-random field elements (xorshift64*, reduced mod p).
+mod common;
+
+/// Deterministic pseudo-random field elements (see `common::random_felts`).
 fn inputs(n: usize, seed: u64) -> Vec<Felt> {
-    let mut s = seed;
-    let mut next = || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        s.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    };
-    (0..n)
-        .map(|_| {
-            let mut b = [0u8; 32];
-            for chunk in b.chunks_mut(8) {
-                chunk.copy_from_slice(&next().to_be_bytes());
-            }
-            Felt::from_bytes_be_reduced(&b)
-        })
-        .collect()
+    common::random_felts(n, seed)
 }
 
 fn sc(f: &Felt) -> starknet_crypto::Felt {

@@ -23,32 +23,14 @@ use starkbatch::Felt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+mod common;
+
 fn pf_felt(f: &Felt) -> pathfinder_crypto::Felt {
     pathfinder_crypto::Felt::from_be_bytes(f.to_bytes_be()).expect("below p")
 }
 
 fn pf(f: &Felt) -> pathfinder_crypto::MontFelt {
     pathfinder_crypto::MontFelt::from(pf_felt(f))
-}
-
-/// Deterministic uniform field elements (xorshift64*, reduced mod p).
-fn random_felts(n: usize) -> Vec<Felt> {
-    let mut s = 0x5eed_u64;
-    let mut next = || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        s.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    };
-    (0..n)
-        .map(|_| {
-            let mut b = [0u8; 32];
-            for chunk in b.chunks_mut(8) {
-                chunk.copy_from_slice(&next().to_be_bytes());
-            }
-            Felt::from_bytes_be_reduced(&b)
-        })
-        .collect()
 }
 
 fn bench_block_commit(c: &mut Criterion) {
@@ -119,7 +101,7 @@ fn bench_block_commit(c: &mut Criterion) {
     });
     // Full-size inputs, as the nodes' hashes are (pathfinder's Pedersen is faster on small
     // felts: fewer nonzero windows).
-    let r = random_felts(2 * (pedersen + poseidon));
+    let r = common::random_felts(2 * (pedersen + poseidon), 0x5eed);
     let inputs: Vec<(pathfinder_crypto::Felt, pathfinder_crypto::Felt)> = r[..2 * pedersen]
         .chunks(2)
         .map(|p| (pf_felt(&p[0]), pf_felt(&p[1])))
