@@ -18,9 +18,27 @@ fn spell(b: &mut Bytes, f: &Felt) -> Value {
     let small = f.to_bytes_be()[..24].iter().all(|x| *x == 0);
     match b.u8() % 3 {
         0 => Value::String(format!("{f:#x}")),
-        1 if small => json!(u64::from_be_bytes(f.to_bytes_be()[24..].try_into().unwrap())),
+        1 if small => json!(u64::from_be_bytes(
+            f.to_bytes_be()[24..].try_into().unwrap()
+        )),
         _ => Value::String(num_bigint::BigUint::from_bytes_be(&f.to_bytes_be()).to_string()),
     }
+}
+
+/// Keeps the first item of each key (a JSON map holds one entry per key).
+fn first_per_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> Felt) {
+    let mut seen = std::collections::BTreeSet::new();
+    items.retain(|x| seen.insert(key(x).to_bytes_be()));
+}
+
+/// A contract's storage entries as `[{key, value}]`.
+fn entries_json(b: &mut Bytes, s: &StorageDiff) -> Value {
+    Value::Array(
+        s.storage_entries
+            .iter()
+            .map(|e| json!({"key": spell(b, &e.key), "value": spell(b, &e.value)}))
+            .collect(),
+    )
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -53,8 +71,7 @@ fuzz_target!(|data: &[u8]| {
     }
     if !rpc {
         // A map keyed by address: one diff per address.
-        let mut seen = std::collections::BTreeSet::new();
-        d.storage_diffs.retain(|s| seen.insert(s.address.to_bytes_be()));
+        first_per_key(&mut d.storage_diffs, |s| s.address);
     }
     for _ in 0..b.u8() % 3 {
         d.nonces.push(NonceUpdate {
@@ -63,8 +80,7 @@ fuzz_target!(|data: &[u8]| {
         });
     }
     if !rpc {
-        let mut seen = std::collections::BTreeSet::new();
-        d.nonces.retain(|n| seen.insert(n.contract_address.to_bytes_be()));
+        first_per_key(&mut d.nonces, |n| n.contract_address);
     }
     for _ in 0..b.u8() % 3 {
         d.deployed_contracts.push(ContractClass {
@@ -90,11 +106,7 @@ fuzz_target!(|data: &[u8]| {
             d.storage_diffs
                 .iter()
                 .map(|s| {
-                    let entries: Vec<Value> = s
-                        .storage_entries
-                        .iter()
-                        .map(|e| json!({"key": spell(&mut b, &e.key), "value": spell(&mut b, &e.value)}))
-                        .collect();
+                    let entries = entries_json(&mut b, s);
                     json!({"address": spell(&mut b, &s.address), "storage_entries": entries})
                 })
                 .collect(),
@@ -104,12 +116,8 @@ fuzz_target!(|data: &[u8]| {
             d.storage_diffs
                 .iter()
                 .map(|s| {
-                    let entries: Vec<Value> = s
-                        .storage_entries
-                        .iter()
-                        .map(|e| json!({"key": spell(&mut b, &e.key), "value": spell(&mut b, &e.value)}))
-                        .collect();
-                    (format!("{:#x}", s.address), Value::Array(entries))
+                    let entries = entries_json(&mut b, s);
+                    (format!("{:#x}", s.address), entries)
                 })
                 .collect(),
         )
@@ -125,13 +133,16 @@ fuzz_target!(|data: &[u8]| {
         Value::Object(
             d.nonces
                 .iter()
-                .map(|n| (format!("{:#x}", n.contract_address), spell(&mut b, &n.nonce)))
+                .map(|n| {
+                    (
+                        format!("{:#x}", n.contract_address),
+                        spell(&mut b, &n.nonce),
+                    )
+                })
                 .collect(),
         )
     };
-    let pair = |b: &mut Bytes, k1: &str, v1: &Felt, k2: &str, v2: &Felt| {
-        json!({k1: spell(b, v1), k2: spell(b, v2)})
-    };
+    let pair = |b: &mut Bytes, k1: &str, v1: &Felt, k2: &str, v2: &Felt| json!({k1: spell(b, v1), k2: spell(b, v2)});
     let deployed: Vec<Value> = d
         .deployed_contracts
         .iter()
@@ -141,7 +152,15 @@ fuzz_target!(|data: &[u8]| {
     let replaced: Vec<Value> = d
         .replaced_classes
         .iter()
-        .map(|x| pair(&mut b, replaced_key, &x.address, "class_hash", &x.class_hash))
+        .map(|x| {
+            pair(
+                &mut b,
+                replaced_key,
+                &x.address,
+                "class_hash",
+                &x.class_hash,
+            )
+        })
         .collect();
     let declared: Vec<Value> = d
         .declared_classes

@@ -140,7 +140,9 @@ fuzz_target!(|data: &[u8]| {
             m2.contracts.entry(c).or_default().0 = x.class_hash;
         }
         for x in &d.nonces {
-            let c = (0..CONTRACTS).find(|c| key(c + 3) == x.contract_address).unwrap();
+            let c = (0..CONTRACTS)
+                .find(|c| key(c + 3) == x.contract_address)
+                .unwrap();
             m2.contracts.entry(c).or_default().1 = x.nonce;
         }
         for s in &d.storage_diffs {
