@@ -109,7 +109,7 @@ fn bench_to_affine(c: &mut Criterion) {
 }
 
 /// 256 valid signatures by different keys (public inputs).
-fn signatures(n: usize) -> Vec<starkbatch::ecdsa::VerifyItem> {
+fn signatures(n: usize) -> Vec<starkbatch::VerifyItem> {
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     let mut small =
         || Felt::from_raw_limbs([rng.next(), rng.next(), rng.next(), rng.next() >> 5]).unwrap();
@@ -117,7 +117,7 @@ fn signatures(n: usize) -> Vec<starkbatch::ecdsa::VerifyItem> {
     while out.len() < n {
         let (d, m, k) = (small(), small(), small());
         if let Ok(sig) = starkbatch::sign(&d, &m, &k) {
-            out.push(starkbatch::ecdsa::VerifyItem {
+            out.push(starkbatch::VerifyItem {
                 public_key: starkbatch::get_public_key(&d),
                 message: m,
                 r: sig.r,
@@ -137,7 +137,7 @@ fn bench_verify(c: &mut Criterion) {
         .map(|i| (pf(&i.public_key), pf(&i.message), pf(&i.r), pf(&i.s)))
         .collect();
     let mut out = vec![Ok(false); V];
-    starkbatch::ecdsa::verify_batch(&items, &mut out);
+    starkbatch::verify_batch(&items, &mut out);
     assert!(out.iter().all(|o| *o == Ok(true)));
     let mut g = c.benchmark_group("verify_batch/256");
     g.throughput(Throughput::Elements(V as u64));
@@ -159,10 +159,10 @@ fn bench_verify(c: &mut Criterion) {
         })
     });
     g.bench_function("verify_batch", |b| {
-        b.iter(|| starkbatch::ecdsa::verify_batch(black_box(&items), &mut out))
+        b.iter(|| starkbatch::verify_batch(black_box(&items), &mut out))
     });
     g.bench_function("verify_batch_par", |b| {
-        b.iter(|| starkbatch::ecdsa::verify_batch_par(black_box(&items), &mut out))
+        b.iter(|| starkbatch::verify_batch_par(black_box(&items), &mut out))
     });
     g.finish();
 }
@@ -183,10 +183,10 @@ fn bench_public_key(c: &mut Criterion) {
         })
     });
     g.bench_function("get_public_key_batch", |b| {
-        b.iter(|| starkbatch::ecdsa::get_public_key_batch(black_box(&keys), &mut out))
+        b.iter(|| starkbatch::get_public_key_batch(black_box(&keys), &mut out))
     });
     g.bench_function("get_public_key_batch_par", |b| {
-        b.iter(|| starkbatch::ecdsa::get_public_key_batch_par(black_box(&keys), &mut out))
+        b.iter(|| starkbatch::get_public_key_batch_par(black_box(&keys), &mut out))
     });
     g.finish();
 }

@@ -5,7 +5,7 @@
 # Why: an intrinsic only compiles to its instruction when it is inlined into code compiled with
 # its target feature. Code that does not inherit the `#[target_feature]` of the entry point (a
 # closure, a non-inlined helper) turns every intrinsic into a function call, silently and at a
-# large cost (docs/backends.md: once a factor of ten; in session 8 the verify_batch gather).
+# large cost (docs/backends.md: once a factor of ten, in the verify_batch gather).
 # This scans the disassembly for calls into `core::core_arch` and names the functions that
 # make them. Allowed: run-time feature detection (`std_detect`, and the cpuid probe of the
 # chacha20 crate that proptest pulls in) and the Pedersen lanes' cold fallback `Scratch::leave`

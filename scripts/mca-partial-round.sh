@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Static analysis of the AVX2 Poseidon hot loop: the 82 middle partial rounds of the eight-lane
-# (`entry::avx2_twin`) permutation, as compiled into the `batch` bench binary (since session 13
-# the generated assembly of `backend/avx2_rounds.rs`; before, LLVM's code).
+# (`entry::avx2_twin`) permutation, as compiled into the `batch` bench binary: the generated
+# assembly of `poseidon/avx2_rounds.rs`.
 #
 # Prints the loop's instruction mix (how many `vpmuludq`, `vpaddq`, spill stores and reloads, ...)
 # and llvm-mca's model of it on Zen 3: the cycles per iteration it simulates and the pressure
 # on each execution pipe. The busiest of the four vector pipes FP0..FP3 is a lower bound on
 # the cycles of one round for this instruction mix; the gap between that bound and the
 # simulated cycles is what better scheduling and register allocation could still win
-# (docs/benchmarks.md, "Session 12"). Developer tool, not part of CI: needs x86-64, objdump,
+# (docs/poseidon-kernels.md). Developer tool, not part of CI: needs x86-64, objdump,
 # python3 and llvm-mca (Debian: `apt-get install llvm`).
 #
 # Usage: scripts/mca-partial-round.sh [MCPU]    (default znver3)
@@ -32,8 +32,8 @@ trap 'rm -rf "$work"' EXIT
 objdump -d --no-show-raw-insn -C "$bin" >"$work/all.s"
 
 # The partial-round loop: inside `avx2_twin::hash2`, a backward jump whose body holds between
-# 1000 and 3000 instructions, among them the four products of a round (252 `vpmuludq`, 292
-# since the reduction's m_k * 17 * 2^24 became a product in session 14). The
+# 1000 and 3000 instructions, among them the four products of a round (292 `vpmuludq`, the
+# reduction's m_k * 17 * 2^24 being one product). The
 # rolled full rounds have such a loop too (one S-box per iteration), nested in the loop over
 # the rounds; the partial-round loop is the one neither nested in nor containing another.
 python3 - "$work/all.s" "$work/loop.s" <<'EOF'

@@ -65,17 +65,9 @@ pub use ecdsa::{
     get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
     Scalar, SignError, Signature, VerifyError,
 };
-pub use ecdsa::{get_public_key_batch, verify_batch, VerifyItem};
-#[cfg(feature = "std")]
-pub use ecdsa::{get_public_key_batch_par, verify_batch_par};
 pub use field::{Felt, FeltError, PackedFelt};
 pub use hash::{PairHash, Pedersen, Poseidon};
-pub use pedersen::{
-    pedersen_hash, pedersen_hash_array, pedersen_hash_array_batch, pedersen_hash_batch,
-    PedersenHasher,
-};
-#[cfg(feature = "std")]
-pub use pedersen::{pedersen_hash_array_batch_par, pedersen_hash_batch_par};
+pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
 pub use poseidon::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
 };

@@ -180,11 +180,11 @@ fn free_functions_use_the_current_backend() {
     let a: Vec<ProjectivePoint> = (0..13).map(|_| rng.point()).collect();
     let b: Vec<ProjectivePoint> = (0..13).map(|_| rng.point()).collect();
     let mut d = a.clone();
-    starkbatch::curve::double_batch(&mut d);
+    starkbatch::double_batch(&mut d);
     let mut s = a.clone();
-    starkbatch::curve::add_batch(&mut s, &b);
+    starkbatch::add_batch(&mut s, &b);
     let mut out = vec![AffinePoint::INFINITY; 13];
-    starkbatch::curve::to_affine_batch(&a, &mut out);
+    starkbatch::to_affine_batch(&a, &mut out);
     for i in 0..13 {
         assert!(same(&d[i], &a[i].double()));
         assert!(same(&s[i], &a[i].add(&b[i])));
@@ -196,7 +196,7 @@ fn free_functions_use_the_current_backend() {
 #[should_panic(expected = "differ in length")]
 fn add_batch_length_mismatch_panics() {
     let mut a = vec![ProjectivePoint::INFINITY; 3];
-    starkbatch::curve::add_batch(&mut a, &[ProjectivePoint::INFINITY; 2]);
+    starkbatch::add_batch(&mut a, &[ProjectivePoint::INFINITY; 2]);
 }
 
 #[test]
@@ -204,5 +204,5 @@ fn add_batch_length_mismatch_panics() {
 fn to_affine_batch_length_mismatch_panics() {
     let a = vec![ProjectivePoint::INFINITY; 3];
     let mut out = vec![AffinePoint::INFINITY; 4];
-    starkbatch::curve::to_affine_batch(&a, &mut out);
+    starkbatch::to_affine_batch(&a, &mut out);
 }

@@ -3,8 +3,8 @@
 //! out of range, s whose inverse is out of range, a message >= 2^251, a wrong message), at
 //! every position and across the 256-item chunk boundary.
 
-use starkbatch::ecdsa::{verify_batch, verify_batch_par, VerifyItem};
 use starkbatch::{get_public_key, sign, verify, Felt, Scalar, VerifyError};
+use starkbatch::{verify_batch, verify_batch_par, VerifyItem};
 
 struct Rng(u64);
 impl Rng {
@@ -202,7 +202,7 @@ fn length_mismatch_panics() {
 
 #[test]
 fn public_keys_match_scalar() {
-    use starkbatch::ecdsa::{get_public_key_batch, get_public_key_batch_par};
+    use starkbatch::{get_public_key_batch, get_public_key_batch_par};
     let mut rng = Rng(5);
     let n_minus_1 = Felt::from_raw_limbs([
         0x1e66_a241_adc6_4d2e,

@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-/// `src/backend/avx2_rounds.rs` is exactly what `scripts/gen-avx2-rounds.py` prints,
+/// `src/poseidon/avx2_rounds.rs` is exactly what `scripts/gen-avx2-rounds.py` prints,
 /// so that the assembly in the crate is the one the generator's docs describe.
 #[test]
 fn avx2_rounds_rounds_match_their_generator() {
@@ -17,9 +17,9 @@ fn avx2_rounds_rounds_match_their_generator() {
             return;
         }
     };
-    let file = std::fs::read(format!("{root}/src/backend/avx2_rounds.rs")).unwrap();
+    let file = std::fs::read(format!("{root}/src/poseidon/avx2_rounds.rs")).unwrap();
     assert!(
         generated == file,
-        "src/backend/avx2_rounds.rs differs from the output of scripts/gen-avx2-rounds.py: regenerate it"
+        "src/poseidon/avx2_rounds.rs differs from the output of scripts/gen-avx2-rounds.py: regenerate it"
     );
 }

@@ -78,27 +78,6 @@ impl Lane for Avx2Lane {
         unsafe { mont_square9(a) }
     }
     #[inline(always)]
-    fn twin_partial_rounds(state: &mut [[Self; 9]; 6]) -> bool {
-        // SAFETY: AVX2 present (module docs). The weights the kernel requires are those of
-        // `partial_round_wide`, which the caller (`Twin::poseidon_partial_rounds`, called
-        // from `hades::permute` in place of that loop) guarantees.
-        unsafe { super::avx2_rounds::partial_rounds(state) };
-        true
-    }
-    #[inline(always)]
-    fn twin_full_rounds(
-        state: &mut [[Self; 9]; 6],
-        k: &[super::packed::PackedConstant; 12],
-        first_sboxes: usize,
-    ) -> bool {
-        // SAFETY: AVX2 present (module docs). The kernel requires limbs below 7·B, the
-        // weights `full_round` accepts, which the caller (`Twin::poseidon_full_rounds`,
-        // called from `hades::permute_known` in place of those rounds) guarantees; it checks
-        // `first_sboxes` itself.
-        unsafe { super::avx2_rounds::full_rounds(state, k, first_sboxes) };
-        true
-    }
-    #[inline(always)]
     fn eq_mask(self, b: Self) -> Self {
         // SAFETY: AVX2 present (module docs).
         Avx2Lane(unsafe { _mm256_cmpeq_epi64(self.0, b.0) })
@@ -115,7 +94,7 @@ impl Lane for Avx2Lane {
 /// line: one copy of its ~300 instructions for every multiplication of a kernel, so that the
 /// curve formulas' straight-line code stays small enough for the instruction caches. Not
 /// guaranteed: rustc emits no `noinline` for a `#[target_feature]` function, so with fat LTO
-/// LLVM inlines it where its cost model says so (docs/curve-batch.md, "Session 17"). Hot loops
+/// LLVM inlines it where its cost model says so (docs/curve-batch.md). Hot loops
 /// that want it inlined ask for that explicitly (`PackedSelect::mul_inline`).
 #[target_feature(enable = "avx2")]
 #[inline(never)]

@@ -355,8 +355,8 @@ fn reduce<const OFFSET: bool, const DOUBLE: bool>(mut c: [V; 10]) -> [V; 5] {
 ///
 /// Each IFMA adds its half product straight into the column's accumulator (low halves to
 /// column `i + j`, high halves to `i + j + 1`): one chain of up to ten per column and no
-/// additions to join separate low and high sums (session 15: with two sets of lanes in
-/// flight, `Pair`, the longer chains cost nothing and the ten additions were 3 % of a round).
+/// additions to join separate low and high sums (with two sets of lanes in flight, `Pair`,
+/// the longer chains cost nothing and the ten additions were 3 % of a round).
 /// Columns 0..=4 start at the reduction's offset `2^52 − 1`.
 #[inline(always)]
 fn mont_mul(a: &[V; 5], b: &[V; 5]) -> [V; 5] {

@@ -1,5 +1,5 @@
 //! The lane primitives: the small set of operations on a vector of four `u64` lanes that every
-//! instruction-set backend provides, and over which [`super::packed::Packed`] is written once.
+//! instruction-set backend provides, and over which `super::packed::Packed` is written once.
 //!
 //! Every backend type holds four 64-bit lanes. The operations are deliberately few: lane-wise
 //! add/sub (wrapping), and, shifts by a constant, the widening multiply of the low 32 bits of
@@ -37,42 +37,12 @@ pub(crate) trait Lane: Copy + Send + Sync + 'static {
     fn mul32_add(self, b: Self, c: Self) -> Self {
         self.add(b.mul32(c))
     }
-    /// The Montgomery product of two 9×28-bit values (`super::packed::mont_mul`). A lane type
-    /// may run it out of line.
-    #[inline(always)]
-    fn mont_mul9(a: &[Self; 9], b: &[Self; 9]) -> [Self; 9] {
-        super::packed::mont_mul(a, b)
-    }
-    /// The Montgomery square of a 9×28-bit value (`super::packed::mont_square`).
-    #[inline(always)]
-    fn mont_square9(a: &[Self; 9]) -> [Self; 9] {
-        super::packed::mont_square(a)
-    }
-    /// Runs the 82 middle partial rounds of the Poseidon permutation
-    /// (`crate::poseidon::hades::partial_round_wide`) on the limbs of two sets of lanes
-    /// (set 0's `A`, `s`, `c`, then set 1's) if this lane type has a fused kernel for them, and
-    /// says whether it did. The default has none.
-    // Only `twin::Twin` (x86-64, `avx2_twin`) calls it.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    #[inline(always)]
-    fn twin_partial_rounds(_state: &mut [[Self; 9]; 6]) -> bool {
-        false
-    }
-    /// Runs four full rounds of the Poseidon permutation (`crate::poseidon::hades::full_round`)
-    /// with the round constants `k` (three per round) on the limbs of two sets of lanes (set
-    /// 0's `a`, `b`, `c`, then set 1's) if this lane type has a fused kernel for them, and says
-    /// whether it did; the first round cubes cells `0..first_sboxes` only (1 to 3, as
-    /// `PackedFelt::poseidon_full_rounds`). The default has none.
-    // Only `twin::Twin` (x86-64, `avx2_twin`) calls it.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    #[inline(always)]
-    fn twin_full_rounds(
-        _state: &mut [[Self; 9]; 6],
-        _k: &[super::packed::PackedConstant; 12],
-        _first_sboxes: usize,
-    ) -> bool {
-        false
-    }
+    /// The Montgomery product of two 9×28-bit values: `super::packed::mont_mul`, inlined or
+    /// (AVX2) run out of line.
+    fn mont_mul9(a: &[Self; 9], b: &[Self; 9]) -> [Self; 9];
+    /// The Montgomery square of a 9×28-bit value: `super::packed::mont_square`, as
+    /// [`Lane::mont_mul9`].
+    fn mont_square9(a: &[Self; 9]) -> [Self; 9];
     /// All-ones in the lanes where `a == b`, zero elsewhere (for masked selects in curve code;
     /// exercised by the tests today).
     #[allow(dead_code)]

@@ -15,6 +15,7 @@
 //!
 //! See `docs/backends.md` for the bounds, the safety argument and how to add a backend.
 
+pub(crate) mod cpu;
 pub(crate) mod ct_scan;
 pub(crate) mod felt4;
 pub(crate) mod lane;
@@ -25,16 +26,10 @@ pub(crate) mod packed;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) mod pair;
 pub(crate) mod portable;
-pub(crate) mod scalar;
 pub(crate) mod select;
-// Only the AVX2 backend runs two sets of lanes (`avx2_twin`); elsewhere the type is unused.
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod twin;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2_rounds;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 #[cfg(target_arch = "aarch64")]
@@ -45,6 +40,9 @@ use alloc::vec::Vec;
 use core::fmt;
 #[cfg(feature = "std")]
 use std::sync::OnceLock;
+
+/// The largest lane count any backend uses (the size of the stack buffers that gather lanes).
+pub(crate) const MAX_LANES: usize = 16;
 
 /// The environment variable that forces a backend: `portable`, `avx2`, `avx512ifma` or `neon`
 /// (read only with the `std` feature; see [`Backend::from_env`]).

@@ -70,6 +70,14 @@ impl Lane for NeonLane {
         unsafe { NeonLane(vshrq_n_u64::<N>(self.0), vshrq_n_u64::<N>(self.1)) }
     }
     #[inline(always)]
+    fn mont_mul9(a: &[Self; 9], b: &[Self; 9]) -> [Self; 9] {
+        super::packed::mont_mul(a, b)
+    }
+    #[inline(always)]
+    fn mont_square9(a: &[Self; 9]) -> [Self; 9] {
+        super::packed::mont_square(a)
+    }
+    #[inline(always)]
     fn mul32(self, b: Self) -> Self {
         // SAFETY: NEON present (module docs). vmovn keeps the low 32 bits of each lane.
         unsafe {

@@ -63,9 +63,6 @@
 //! `(x + m·p)/2^24 < 2^229 + p < 2p`), runs one carry pass, cuts the 64-bit words out of the
 //! digits and subtracts p where the value is not below it: `a·2^256`, canonical, all in lanes
 //! ([`store_words`]); only the final transposition to one element per lane is scalar.
-//! (Until session 3 both directions were a full lane product by `2^304 mod p` and
-//! `2^256 mod p`: six lane products per point in `double_batch`; until session 8 the division
-//! and the subtraction ran per element in scalar code.)
 
 // Limb code indexes several arrays in step; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
@@ -330,7 +327,7 @@ fn normalize<V: Lane>(mut s: [V; 9]) -> [V; 9] {
 /// `col = true + 2^28 - 1`: `m_k = -true mod 2^28 = (2^28 - 1 - col) mod 2^28` and the carry
 /// `(true + m_k)/2^28 = ceil(true/2^28) = col >> 28`; `m_k·p` adds `m_k·2^24`, `m_k` and
 /// `m_k·2^27` to columns `k+6`, `k+7`, `k+8`. Two rewritings give the same digits, carries
-/// and output limbs with fewer operations (session 14): the even columns start at
+/// and output limbs with fewer operations: the even columns start at
 /// [`M56`] `= (2^28 - 1)(2^28 + 1)` and the odd ones at zero (the extra `(2^28 - 1)·2^28`
 /// raises the even column's carry by exactly the odd column's offset); and `m_k·2^24` in
 /// column `k+6` with `m_k` in column `k+7` is one product `m_k·17·2^24` in column `k+6`
@@ -861,7 +858,7 @@ pub(crate) mod tests {
             self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
         }
         /// A limb below `bound`: uniform, or at or near the bound, or small (for the kernel
-        /// tests of `super::super::twin`, which run on x86-64 only).
+        /// tests of `crate::poseidon::avx2_twin`, which run on x86-64 only).
         #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
         pub(crate) fn limb(&mut self, bound: u64) -> u64 {
             match self.next() % 4 {

@@ -3,7 +3,7 @@
 //! Every operation is applied to both halves, so each multiplication is two independent
 //! dependency chains that the out-of-order core overlaps. Used where one value's chains leave
 //! the multipliers idle: the AVX-512 IFMA backend's Poseidon runs on `Pair<Ifma>`, sixteen
-//! hashes per permutation (docs/backends.md, "Session 15"). [`super::twin::Twin`] is the
+//! hashes per permutation (docs/poseidon-kernels.md). `crate::poseidon::avx2_twin::Twin` is the
 //! same idea for the 9×28-bit lanes, with hooks for the AVX2 assembly kernels.
 
 use crate::field::{Felt, PackedFelt};
@@ -12,7 +12,7 @@ use crate::field::{Felt, PackedFelt};
 #[derive(Clone, Copy)]
 pub(crate) struct Pair<P: PackedFelt>(P, P);
 
-/// Methods of a two-field lock-step type `$pair` (this one and [`super::twin::Twin`]) that
+/// Methods of a two-field lock-step type `$pair` (this one and `crate::poseidon::avx2_twin::Twin`) that
 /// apply the same operation to both halves: `unary` ones, ones with a second operand of the
 /// same type (`binary`) and ones with a prepared constant of type `$c` (`constant`).
 macro_rules! both {

@@ -48,6 +48,14 @@ impl Lane for PortableLane {
         PortableLane(self.0.map(|x| x >> N))
     }
     #[inline(always)]
+    fn mont_mul9(a: &[Self; 9], b: &[Self; 9]) -> [Self; 9] {
+        super::packed::mont_mul(a, b)
+    }
+    #[inline(always)]
+    fn mont_square9(a: &[Self; 9]) -> [Self; 9] {
+        super::packed::mont_square(a)
+    }
+    #[inline(always)]
     fn mul32(self, b: Self) -> Self {
         PortableLane(map2(self.0, b.0, |x, y| {
             (x as u32 as u64) * (y as u32 as u64)

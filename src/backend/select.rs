@@ -57,7 +57,7 @@ pub(crate) trait PackedSelect: PackedFelt {
     /// kernels are too long for the instruction caches otherwise). For short hot loops with few
     /// products, the Pedersen steps: there a call per product (arguments and result through
     /// memory, 288-byte copies) made the AVX2 batch 1.38× slower in builds without LTO
-    /// (docs/benchmarks.md, "Session 17"). Default: `mul`.
+    /// (docs/benchmarks.md). Default: `mul`.
     #[inline(always)]
     fn mul_inline(self, rhs: Self) -> Self {
         self.mul(rhs)
@@ -90,7 +90,7 @@ pub(crate) trait PackedSelect: PackedFelt {
     /// If an index is out of bounds.
     #[inline(always)]
     fn gather_prescaled(src: &[Felt], idx: &[u32]) -> Self {
-        let mut buf = [Felt::ZERO; crate::batch::drivers::MAX_LANES];
+        let mut buf = [Felt::ZERO; super::MAX_LANES];
         for (b, &i) in buf.iter_mut().zip(idx) {
             *b = src[i as usize];
         }

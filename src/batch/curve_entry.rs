@@ -126,13 +126,13 @@ fn par_chunk(n: usize, lanes: usize, min: usize) -> usize {
 
 impl Backend {
     /// Doubles every point in place (as [`ProjectivePoint::double`]); see
-    /// [`crate::curve::double_batch`].
+    /// [`crate::double_batch`].
     pub fn double_batch(&self, points: &mut [ProjectivePoint]) {
         curve_dispatch!(self, double_points(points))
     }
 
     /// `points[i] = points[i] + others[i]` (as [`ProjectivePoint::add`]); see
-    /// [`crate::curve::add_batch`].
+    /// [`crate::add_batch`].
     ///
     /// # Panics
     /// If `points.len() != others.len()`.
@@ -146,7 +146,7 @@ impl Backend {
     }
 
     /// `out[i] = points[i].to_affine()` with one field inversion; see
-    /// [`crate::curve::to_affine_batch`].
+    /// [`crate::to_affine_batch`].
     ///
     /// # Panics
     /// If `points.len() != out.len()`.

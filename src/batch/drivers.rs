@@ -11,8 +11,7 @@ use crate::field::{Felt, PackedFelt};
 use crate::poseidon::constants::N_CONSTANTS;
 use crate::poseidon::hades::{permute, permute_known};
 
-/// The largest lane count any backend uses (the stack buffers' size).
-pub(crate) const MAX_LANES: usize = 16;
+use crate::backend::MAX_LANES;
 
 /// Prepared constants a driver needs: the round constants and the first-round S-box outputs
 /// of the cells that `hash1` and `hash2` fix (`HASH1_CUBES`, `HASH2_CUBES` of

@@ -80,7 +80,7 @@ pub(crate) static SCALAR: Prepared<Felt> = Prepared {
 
 entry_points!(portable, crate::poseidon::lazy::Lazy, super::SCALAR);
 // The same scalar code compiled with BMI2 (`mulx`), chosen for the portable backend when the
-// CPU has it (`crate::backend::scalar`): bit-identical results, fewer instructions.
+// CPU has it (`crate::backend::cpu::has_bmi2`): bit-identical results, fewer instructions.
 #[cfg(target_arch = "x86_64")]
 entry_points!(
     #[target_feature(enable = "bmi2")]
@@ -145,18 +145,18 @@ entry_points!(
     >,
     super::MIXED
 );
-// Two independent sets of four AVX2 lanes in lock-step (`backend::twin`): eight hashes per
+// Two independent sets of four AVX2 lanes in lock-step (`poseidon::avx2_twin`): eight hashes per
 // permutation. One set alone leaves the vector pipes idle while a multiplication's carry chain
 // (two dependent operations per column, 18 columns) completes; the second set's instructions
 // fill those gaps. Poseidon on 1024 and 65536 inputs: about 6 % faster than four AVX2 lanes
 // plus one scalar lane (`avx2_mixed`), which in turn beat four lanes alone
-// (docs/benchmarks.md, session 11). Its partial rounds run the generated assembly kernel of
-// `backend::avx2_rounds`, and so do its full rounds (session 13).
+// (docs/poseidon-kernels.md). Its partial and full rounds run the generated assembly kernels
+// of `poseidon::avx2_rounds`.
 #[cfg(target_arch = "x86_64")]
 entry_points!(
     #[target_feature(enable = "avx2,bmi2")]
     avx2_twin,
-    crate::backend::twin::Twin<crate::backend::avx2::Avx2Lane>,
+    crate::poseidon::avx2_twin::Twin,
     super::PACKED
 );
 
@@ -293,7 +293,7 @@ entry_points!(
 // Two sets of eight IFMA lanes in lock-step (`backend::pair`): sixteen hashes per permutation.
 // One set's round is nearly one dependency chain (square → reduction → product → reduction);
 // the second set's instructions fill its gaps. Poseidon on 1024 inputs: about 7 % faster than
-// one set (docs/benchmarks.md, session 15).
+// one set (docs/poseidon-kernels.md).
 #[cfg(target_arch = "x86_64")]
 entry_points!(
     #[target_feature(enable = "avx512f,avx512ifma")]
@@ -376,7 +376,7 @@ pub(crate) mod scalar {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn portable_bmi2_equals_plain_portable() {
-        if !crate::backend::scalar::has_bmi2() {
+        if !crate::backend::cpu::has_bmi2() {
             return;
         }
         let edges = [

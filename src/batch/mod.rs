@@ -29,6 +29,23 @@ pub(crate) mod comb_entry;
 pub(crate) mod curve_entry;
 pub(crate) mod drivers;
 pub(crate) mod entry;
+mod pedersen;
+mod points;
+mod public_keys;
+mod verify;
+
+pub use pedersen::{pedersen_hash_array_batch, pedersen_hash_batch};
+#[cfg(feature = "std")]
+pub use pedersen::{pedersen_hash_array_batch_par, pedersen_hash_batch_par};
+pub use points::{add_batch, double_batch, to_affine_batch};
+#[cfg(feature = "std")]
+pub use points::{add_batch_par, double_batch_par, to_affine_batch_par};
+pub use public_keys::get_public_key_batch;
+#[cfg(feature = "std")]
+pub use public_keys::get_public_key_batch_par;
+#[cfg(feature = "std")]
+pub use verify::verify_batch_par;
+pub use verify::{verify_batch, VerifyItem};
 
 use crate::backend::{Backend, Kind};
 use crate::field::Felt;
@@ -40,7 +57,7 @@ macro_rules! dispatch {
     ($backend:expr, $f:ident ( $($arg:expr),* )) => {
         match $backend.0 {
             #[cfg(target_arch = "x86_64")]
-            Kind::Portable if crate::backend::scalar::has_bmi2() => {
+            Kind::Portable if crate::backend::cpu::has_bmi2() => {
                 // SAFETY: the portable code compiled with BMI2, which has_bmi2() found
                 // (run-time test, or without `std` a build that targets BMI2).
                 unsafe { entry::portable_bmi2::$f($($arg),*) }

@@ -34,7 +34,7 @@
 use super::formulas;
 use super::{AffinePoint, ProjectivePoint};
 use crate::backend::select::PackedSelect;
-use crate::batch::drivers::MAX_LANES;
+use crate::backend::MAX_LANES;
 use crate::field::Felt;
 use alloc::vec::Vec;
 
@@ -176,7 +176,7 @@ impl<P: PackedSelect> PackedPoint<P> {
 /// lanes use (variable time in the digits, which are public).
 ///
 /// A function, not a closure: a closure does not inherit the entry point's target features, so
-/// the intrinsics of the selects inside it were out-of-line calls (until session 8).
+/// the intrinsics of the selects inside it would be out-of-line calls.
 #[inline(always)]
 fn gather_signed<P: PackedSelect>(
     tx: &[P; 8],
@@ -413,75 +413,4 @@ fn load_z<P: PackedSelect>(points: &[ProjectivePoint], i: usize) -> P {
         zs[k] = Felt::select(&z, &Felt::ONE, z.is_zero() as u64);
     }
     P::load(&zs[..l])
-}
-
-/// Doubles every point in place: `points[i] = points[i].double()`, on [`Backend::current`]'s
-/// lanes. Results are identical to [`ProjectivePoint::double`].
-///
-/// ```
-/// use starkbatch::curve::{double_batch, ProjectivePoint, GENERATOR};
-/// let g = ProjectivePoint::from_affine(&GENERATOR);
-/// let mut pts = vec![g, ProjectivePoint::INFINITY, g.double()];
-/// double_batch(&mut pts);
-/// assert_eq!(pts[0], g.double());
-/// assert!(pts[1].is_infinity());
-/// assert_eq!(pts[2], g.double().double());
-/// ```
-///
-/// # Panics
-/// If `STARKBATCH_BACKEND` names a backend this CPU lacks (see [`Backend::current`]).
-///
-/// [`Backend::current`]: crate::Backend::current
-pub fn double_batch(points: &mut [ProjectivePoint]) {
-    crate::Backend::current().double_batch(points)
-}
-
-/// `points[i] = points[i] + others[i]` (exact for infinity, P + P and P + (−P), identical to
-/// [`ProjectivePoint::add`]) on [`Backend::current`](crate::Backend::current)'s lanes.
-///
-/// # Panics
-/// If `points.len() != others.len()`, or if `STARKBATCH_BACKEND` names a backend this CPU
-/// lacks.
-pub fn add_batch(points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
-    crate::Backend::current().add_batch(points, others)
-}
-
-/// `out[i] = points[i].to_affine()` with one field inversion for the whole batch (Montgomery's
-/// trick), on [`Backend::current`](crate::Backend::current)'s lanes. Branch-free in the point
-/// values.
-///
-/// # Panics
-/// If `points.len() != out.len()`, or if `STARKBATCH_BACKEND` names a backend this CPU lacks.
-pub fn to_affine_batch(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
-    crate::Backend::current().to_affine_batch(points, out)
-}
-
-/// [`double_batch`] split over the rayon thread pool.
-///
-/// # Panics
-/// As [`double_batch`].
-#[cfg(feature = "std")]
-#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub fn double_batch_par(points: &mut [ProjectivePoint]) {
-    crate::Backend::current().double_batch_par(points)
-}
-
-/// [`add_batch`] split over the rayon thread pool.
-///
-/// # Panics
-/// As [`add_batch`].
-#[cfg(feature = "std")]
-#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub fn add_batch_par(points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
-    crate::Backend::current().add_batch_par(points, others)
-}
-
-/// [`to_affine_batch`] split over the rayon thread pool (one inversion per piece).
-///
-/// # Panics
-/// As [`to_affine_batch`].
-#[cfg(feature = "std")]
-#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub fn to_affine_batch_par(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
-    crate::Backend::current().to_affine_batch_par(points, out)
 }

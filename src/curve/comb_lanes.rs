@@ -37,7 +37,7 @@ use super::fixed_base::{recode, reduce_mod_n, table, DIGITS, W};
 use super::formulas;
 use crate::backend::select::PackedSelect;
 use crate::backend::Backend;
-use crate::batch::drivers::MAX_LANES;
+use crate::backend::MAX_LANES;
 use crate::Felt;
 
 /// For every key, the Jacobian X and Z of `key·G` (`key` as the integer of its canonical

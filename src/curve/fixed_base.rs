@@ -161,9 +161,38 @@ pub(crate) fn reduce_mod_n(k: &[u64; 4]) -> [u64; 4] {
 /// memory index depends on it (see the module docs). The result is in Jacobian form (infinity
 /// exactly when k ≡ 0 mod n).
 ///
-/// On x86-64 CPUs with BMI2 the same code runs compiled with `mulx` (`crate::backend::scalar`).
+/// On x86-64 CPUs with BMI2 the same code runs compiled with `mulx` (`backend::cpu::has_bmi2`
+/// picks the build).
 pub fn mul_generator_ct(scalar: &[u64; 4]) -> ProjectivePoint {
-    crate::backend::scalar::mul_generator_ct(scalar)
+    mul_generator_ct_best(scalar)
+}
+
+/// [`mul_generator_ct`] compiled with BMI2.
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn mul_generator_ct_bmi2(k: &[u64; 4]) -> ProjectivePoint {
+    mul_generator_ct_inline(k)
+}
+
+/// Constant-time `k·G` with the fastest scalar code this CPU runs (the choice depends on the
+/// CPU only, never on `k`).
+#[inline]
+pub(crate) fn mul_generator_ct_best(k: &[u64; 4]) -> ProjectivePoint {
+    #[cfg(target_arch = "x86_64")]
+    if crate::backend::cpu::has_bmi2() {
+        // SAFETY: BMI2 is present (run-time test above, or the build targets it).
+        return unsafe { mul_generator_ct_bmi2(k) };
+    }
+    mul_generator_ct_plain(k)
+}
+
+/// The plain build, kept out of line like the BMI2 one (its callers stay small).
+#[inline(never)]
+fn mul_generator_ct_plain(k: &[u64; 4]) -> ProjectivePoint {
+    mul_generator_ct_inline(k)
 }
 
 /// The body of [`mul_generator_ct`], inlined into each of its builds.
@@ -332,6 +361,54 @@ mod tests {
         }
         for k in cases {
             assert_eq!(big(&reduce_mod_n(&k)), big(&k) % &n, "{k:x?}");
+        }
+    }
+
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    /// The BMI2 build of the constant-time generator multiplication equals the plain one on
+    /// edge scalars (0, 1, n − 1, n, n + 1, 2^256 − 1, single bits, limb boundaries) and
+    /// pseudo-random ones.
+    #[test]
+    fn bmi2_generator_multiplication_equals_plain() {
+        if !crate::backend::cpu::has_bmi2() {
+            return;
+        }
+        let n = crate::curve::EC_ORDER.to_raw_limbs();
+        let mut scalars = vec![
+            [0; 4],
+            [1, 0, 0, 0],
+            [n[0] - 1, n[1], n[2], n[3]],
+            n,
+            [n[0] + 1, n[1], n[2], n[3]],
+            [u64::MAX; 4],
+            [0, 0, 0, 1 << 59],
+            [u64::MAX, 0, u64::MAX, 0],
+        ];
+        for bit in [0, 63, 64, 127, 128, 191, 192, 250, 251, 255] {
+            let mut k = [0u64; 4];
+            k[bit / 64] = 1 << (bit % 64);
+            scalars.push(k);
+        }
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..24 {
+            let mut k = [0u64; 4];
+            for l in k.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *l = x;
+            }
+            scalars.push(k);
+        }
+        for k in scalars {
+            let plain = mul_generator_ct_inline(&k);
+            // SAFETY: `crate::backend::cpu::has_bmi2()` was checked at the top of the test.
+            let fast = unsafe { mul_generator_ct_bmi2(&k) };
+            assert_eq!(
+                (plain.x, plain.y, plain.z),
+                (fast.x, fast.y, fast.z),
+                "k = {k:x?}"
+            );
         }
     }
 }

@@ -32,7 +32,7 @@
 //! - [`double_scalar_mul_vartime`]: a·G + b·Q (interleaved NAF), for verification.
 //!
 //! # Batches
-//! [`double_batch`], [`add_batch`] and [`to_affine_batch`] (and `_par`) run the same formulas in
+//! [`double_batch`](crate::double_batch), [`add_batch`](crate::add_batch) and [`to_affine_batch`](crate::to_affine_batch) (and `_par`) run the same formulas in
 //! SIMD lanes on the current [`crate::Backend`], with identical results (`batch.rs`).
 //!
 //! Scalars are `&[u64; 4]`, the little-endian limbs of a 256-bit integer (for a [`Felt`] use
@@ -48,9 +48,6 @@ mod projective;
 pub(crate) mod wnaf;
 
 pub use affine::AffinePoint;
-pub use batch::{add_batch, double_batch, to_affine_batch};
-#[cfg(feature = "std")]
-pub use batch::{add_batch_par, double_batch_par, to_affine_batch_par};
 pub use error::CurveError;
 pub(crate) use fixed_base::inverse_ct;
 pub use fixed_base::mul_generator_ct;

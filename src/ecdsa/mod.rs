@@ -26,39 +26,31 @@
 //! - `verify` when m·w·G + r·w·Q is infinity: the other candidate m·w·G − r·w·Q decides;
 //! - `recover` when s·R = m·G: `Err(InvalidS)`.
 //!
-//! Batches: [`verify_batch`] (results identical to [`verify`] item by item, inversions shared)
-//! and [`get_public_key_batch`] (constant time, the comb in SIMD lanes, one shared inversion),
+//! Batches (in [`crate::batch`]): [`verify_batch`](crate::verify_batch) (results identical to [`verify`] item by item, inversions shared)
+//! and [`get_public_key_batch`](crate::get_public_key_batch) (constant time, the comb in SIMD lanes, one shared inversion),
 //! with `_par` variants; see `docs/curve-batch.md`.
 //!
 //! [`rfc6979_generate_k`] follows cairo-lang, which differs from starknet-crypto 0.8 only for
 //! a message hash in [n, p) (see its module).
 
 mod error;
-mod gen_table;
+pub(crate) mod gen_table;
 mod keys;
-mod keys_batch;
 mod recover;
 mod rfc6979;
 mod scalar;
 mod sign;
 mod signature;
-mod verify;
-mod verify_batch;
+pub(crate) mod verify;
 
 pub use error::{RecoverError, SignError, VerifyError};
 pub use keys::get_public_key;
-pub use keys_batch::get_public_key_batch;
-#[cfg(feature = "std")]
-pub use keys_batch::get_public_key_batch_par;
 pub use recover::recover;
 pub use rfc6979::rfc6979_generate_k;
 pub use scalar::Scalar;
 pub use sign::sign;
 pub use signature::{ExtendedSignature, Signature};
 pub use verify::verify;
-#[cfg(feature = "std")]
-pub use verify_batch::verify_batch_par;
-pub use verify_batch::{verify_batch, VerifyItem};
 
 use crate::Felt;
 

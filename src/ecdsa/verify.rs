@@ -8,7 +8,7 @@ use crate::Felt;
 /// Whether the affine x-coordinate of `p` equals `x` (false for infinity), without inverting:
 /// X = x·Z².
 #[inline]
-pub(super) fn x_equals(p: &ProjectivePoint, x: &Felt) -> bool {
+pub(crate) fn x_equals(p: &ProjectivePoint, x: &Felt) -> bool {
     !p.is_infinity() && p.x == *x * p.z.square()
 }
 

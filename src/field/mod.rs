@@ -146,7 +146,7 @@ impl Felt {
     #[inline(always)]
     #[allow(dead_code)]
     pub(crate) fn select(a: &Felt, b: &Felt, choice: u64) -> Felt {
-        // black_box: without it LLVM turns a scan of selects (fixed_base_ct.rs) into a branch
+        // black_box: without it LLVM turns a scan of selects (curve/fixed_base.rs) into a branch
         // on `choice` that loads only the chosen entry (found by scripts/ct-check.sh).
         Felt::select_by_mask(a, b, core::hint::black_box(0u64.wrapping_sub(choice & 1)))
     }

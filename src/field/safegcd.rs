@@ -16,7 +16,7 @@
 //! number of divsteps", computed with the safegcd-bounds convex-hull method for 256-bit
 //! inputs). We run exactly 10 batches of 59 = 590 divsteps, whatever the input (extra
 //! divsteps after `g = 0` leave `f` and `d` unchanged); libsecp256k1's `modinv64` runs the
-//! same 10 × 59 for its 256-bit moduli. (Until session 12: 10 × 60 = 600.)
+//! same 10 × 59 for its 256-bit moduli.
 //!
 //! Each batch only looks at the low 62 bits of `f` and `g`. It runs two rounds, of 30 and of
 //! 29 divsteps, whose 2×2 transition matrices have entries below 2^30, so each matrix row

@@ -73,31 +73,6 @@ const XYZZ_CHUNK: usize = 256;
 #[cfg(feature = "std")]
 const PAR_THRESHOLD: usize = 64;
 
-/// `out[i] = pedersen_hash(inputs[i][0], inputs[i][1])` for every `i`: batch-affine additions
-/// with one shared field inversion per step of up to 4096 hashes (see the module docs), in the
-/// SIMD lanes of the current backend ([`crate::Backend::pedersen_hash_batch`]). Results are
-/// identical to [`crate::pedersen_hash`].
-///
-/// ```
-/// use starkbatch::{pedersen_hash, pedersen_hash_batch, Felt};
-/// let pairs = [[Felt::ONE, Felt::TWO], [Felt::ZERO, Felt::MAX]];
-/// let mut out = [Felt::ZERO; 2];
-/// pedersen_hash_batch(&pairs, &mut out);
-/// assert_eq!(out[0], pedersen_hash(&Felt::ONE, &Felt::TWO));
-/// assert_eq!(out[1], pedersen_hash(&Felt::ZERO, &Felt::MAX));
-/// ```
-///
-/// # Panics
-/// If `out.len() != inputs.len()`.
-pub fn pedersen_hash_batch(inputs: &[[Felt; 2]], out: &mut [Felt]) {
-    assert_eq!(
-        inputs.len(),
-        out.len(),
-        "pedersen_hash_batch: inputs and out lengths differ"
-    );
-    crate::Backend::current().pedersen_hash_batch(inputs, out)
-}
-
 /// The scalar batch: `out[i] = pedersen_hash(inputs[i][0], inputs[i][1])` in scalar `Felt`
 /// arithmetic (`inputs.len() == out.len()`, checked by the caller).
 pub(crate) fn hash_batch_scalar(inputs: &[[Felt; 2]], out: &mut [Felt]) {
@@ -123,53 +98,6 @@ pub(super) fn even_chunks(n: usize, max: usize) -> impl Iterator<Item = core::op
         start = end;
         r
     })
-}
-
-/// As [`pedersen_hash_batch`], split across the current rayon thread pool when the batch is
-/// long enough (at least 64 pairs and more than one thread).
-///
-/// # Panics
-/// If `out.len() != inputs.len()`.
-#[cfg(feature = "std")]
-#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub fn pedersen_hash_batch_par(inputs: &[[Felt; 2]], out: &mut [Felt]) {
-    assert_eq!(
-        inputs.len(),
-        out.len(),
-        "pedersen_hash_batch_par: inputs and out lengths differ"
-    );
-    crate::Backend::current().pedersen_hash_batch_par(inputs, out)
-}
-
-/// `out[i] = pedersen_hash_array(messages[i])` for messages of any lengths, in lock-step
-/// batches on the current backend ([`crate::Backend::pedersen_hash_array_batch`]). Results are
-/// identical to [`crate::pedersen_hash_array`].
-///
-/// ```
-/// use starkbatch::{pedersen_hash_array, pedersen_hash_array_batch, Felt};
-/// let a = [Felt::ONE, Felt::TWO, Felt::THREE];
-/// let msgs: [&[Felt]; 3] = [&a, &a[..1], &[]];
-/// let mut out = [Felt::ZERO; 3];
-/// pedersen_hash_array_batch(&msgs, &mut out);
-/// for (m, h) in msgs.iter().zip(&out) {
-///     assert_eq!(*h, pedersen_hash_array(m));
-/// }
-/// ```
-///
-/// # Panics
-/// If `out.len() != messages.len()`.
-pub fn pedersen_hash_array_batch(messages: &[&[Felt]], out: &mut [Felt]) {
-    crate::Backend::current().pedersen_hash_array_batch(messages, out)
-}
-
-/// As [`pedersen_hash_array_batch`], every step split across the current rayon thread pool.
-///
-/// # Panics
-/// If `out.len() != messages.len()`.
-#[cfg(feature = "std")]
-#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
-pub fn pedersen_hash_array_batch_par(messages: &[&[Felt]], out: &mut [Felt]) {
-    crate::Backend::current().pedersen_hash_array_batch_par(messages, out)
 }
 
 /// The pieces of [`pedersen_hash_batch_par`]: `None` for a batch hashed on the calling thread
@@ -260,10 +188,10 @@ impl Scratch {
         }
     }
 
-    /// All the steps, with the fastest scalar code this CPU runs (`crate::backend::scalar`:
+    /// All the steps, with the fastest scalar code this CPU runs ([`pedersen_steps`]:
     /// compiled with BMI2 where the CPU has it; the same results either way).
     fn run(&mut self) {
-        crate::backend::scalar::pedersen_steps(self)
+        pedersen_steps(self)
     }
 
     /// The body of [`Scratch::run`], inlined into each of its builds.
@@ -445,6 +373,35 @@ fn hash_chunk_xyzz(inputs: &[[Felt; 2]], out: &mut [Felt]) {
     }
 }
 
+/// The lock-step steps of `pedersen_hash_batch` (batch-affine additions in scalar `Felt`
+/// arithmetic) compiled with BMI2.
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+pub(crate) unsafe fn pedersen_steps_bmi2(s: &mut Scratch) {
+    s.run_inline()
+}
+
+/// The plain build of the same steps.
+#[inline(never)]
+pub(crate) fn pedersen_steps_plain(s: &mut Scratch) {
+    s.run_inline()
+}
+
+/// Runs every step of a `pedersen_hash_batch` chunk with the fastest scalar code this CPU runs.
+#[inline]
+pub(crate) fn pedersen_steps(s: &mut Scratch) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::backend::cpu::has_bmi2() {
+        // SAFETY: BMI2 is present (run-time test above, or the build targets it).
+        unsafe { pedersen_steps_bmi2(s) };
+        return;
+    }
+    pedersen_steps_plain(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,9 +444,9 @@ mod tests {
             s.load(&inputs);
             if bmi2 {
                 // SAFETY: BMI2 was detected at the top of the test.
-                unsafe { crate::backend::scalar::pedersen_steps_bmi2(&mut s) };
+                unsafe { pedersen_steps_bmi2(&mut s) };
             } else {
-                crate::backend::scalar::pedersen_steps_plain(&mut s);
+                pedersen_steps_plain(&mut s);
             }
             (s.x, s.y, s.fallback)
         };

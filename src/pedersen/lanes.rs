@@ -32,7 +32,7 @@
 use super::batch::{even_chunks, recode, NEG, STEPS};
 use super::tables::{tables, windows_prescaled, Entry, HIGH, WINDOWS};
 use crate::backend::select::PackedSelect;
-use crate::batch::drivers::MAX_LANES;
+use crate::backend::MAX_LANES;
 use crate::Felt;
 use alloc::vec;
 use alloc::vec::Vec;

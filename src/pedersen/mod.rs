@@ -24,7 +24,7 @@
 //!   madd-2007-bl (7M + 4S) with this field's costs; the equal-x cases fall back to the exact
 //!   Jacobian arithmetic. Then one inversion gives x = X/ZZ, with the variable-time
 //!   [`Felt::inverse_vartime`]. All of this is variable time: Pedersen inputs are public.
-//! - [`pedersen_hash_batch`] runs up to 4096 hashes in lock-step with affine accumulators: each
+//! - [`pedersen_hash_batch`](crate::pedersen_hash_batch) runs up to 4096 hashes in lock-step with affine accumulators: each
 //!   step adds one table point to every hash, with all the slopes' denominators inverted together
 //!   (Montgomery's trick), about 6 multiplications per addition instead of 10 (see `batch.rs`
 //!   and `docs/pedersen-batch.md`); on the SIMD backends the same steps run in the lanes of the
@@ -48,9 +48,6 @@ pub(crate) mod lanes;
 mod points;
 mod tables;
 
-pub use batch::{pedersen_hash_array_batch, pedersen_hash_batch};
-#[cfg(feature = "std")]
-pub use batch::{pedersen_hash_array_batch_par, pedersen_hash_batch_par};
 pub use points::{P0, P1, P2, P3, SHIFT_POINT};
 
 use crate::curve::{formulas, AffinePoint, ProjectivePoint};

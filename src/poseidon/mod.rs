@@ -13,6 +13,12 @@
 //! once, generic over [`PackedFelt`] (`hades.rs`), and used here with the
 //! lazily reduced scalar type `lazy::Lazy`.
 
+// The AVX2 backend's Poseidon type: two sets of four lanes whose rounds run as generated
+// assembly (x86-64 only).
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2_rounds;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2_twin;
 pub(crate) mod constants;
 pub(crate) mod hades;
 mod hasher;
@@ -25,10 +31,33 @@ use constants::COMPRESSED_ROUND_CONSTANTS;
 use lazy::Lazy;
 
 /// The permutation on scalar field elements, compiled for the best scalar instruction set
-/// this CPU has (see `crate::backend::scalar`): [`permute_lazy`] either way.
+/// this CPU has ([`permute_best`]): [`permute_lazy`] either way.
 #[inline]
 fn permute_scalar(state: &mut [Felt; 3]) {
-    crate::backend::scalar::poseidon_permute(state, &[])
+    permute_best(state, &[])
+}
+
+/// [`permute_lazy`] compiled with BMI2.
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn poseidon_permute_bmi2<const K: usize>(state: &mut [Felt; 3], cubes: &[Felt; K]) {
+    permute_lazy(state, cubes)
+}
+
+/// The Hades permutation on one state, with the fastest scalar code this CPU runs; the last
+/// `K` cells are fixed and given as their first-round S-box outputs (`hades::permute_known`).
+#[inline]
+pub(crate) fn permute_best<const K: usize>(state: &mut [Felt; 3], cubes: &[Felt; K]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::backend::cpu::has_bmi2() {
+        // SAFETY: BMI2 is present (run-time test above, or the build targets it).
+        unsafe { poseidon_permute_bmi2(state, cubes) };
+        return;
+    }
+    permute_lazy(state, cubes)
 }
 
 /// The permutation on scalar field elements: the generic [`hades::permute_known`]
@@ -63,7 +92,7 @@ pub(crate) fn permute_lazy<const K: usize>(state: &mut [Felt; 3], cubes: &[Felt;
 pub fn poseidon_hash(x: Felt, y: Felt) -> Felt {
     // Cell 2 holds 2; its first S-box output is a constant (`hades::permute_known`).
     let mut state = [x, y, Felt::TWO];
-    crate::backend::scalar::poseidon_permute(&mut state, &constants::HASH2_CUBES);
+    permute_best(&mut state, &constants::HASH2_CUBES);
     state[0]
 }
 
@@ -71,7 +100,7 @@ pub fn poseidon_hash(x: Felt, y: Felt) -> Felt {
 pub fn poseidon_hash_single(x: Felt) -> Felt {
     // Cells 1 and 2 hold 0 and 1; their first S-box outputs are constants.
     let mut state = [x, Felt::ZERO, Felt::ONE];
-    crate::backend::scalar::poseidon_permute(&mut state, &constants::HASH1_CUBES);
+    permute_best(&mut state, &constants::HASH1_CUBES);
     state[0]
 }
 
@@ -120,6 +149,64 @@ mod tests {
             permute_scalar(&mut x);
             hades::permute::<Felt>(&mut y, &COMPRESSED_ROUND_CONSTANTS);
             prop_assert_eq!(x, y);
+        }
+    }
+
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    /// The BMI2 build of the permutation equals the plain one, on edge and pseudo-random states.
+    #[test]
+    fn bmi2_permutation_equals_plain() {
+        if !crate::backend::cpu::has_bmi2() {
+            return;
+        }
+        let edges = [
+            Felt::ZERO,
+            Felt::ONE,
+            Felt::TWO,
+            Felt::MAX,
+            Felt::MAX - Felt::ONE,
+            Felt::from_hex("0x800000000000000000000000000000000000000000000000000000000000000")
+                .unwrap(),
+            Felt::from(u64::MAX),
+            Felt::from(u128::MAX),
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut states = Vec::new();
+        for a in edges {
+            for b in edges {
+                states.push([a, b, Felt::from(next())]);
+            }
+        }
+        for _ in 0..200 {
+            let limbs = [next(), next(), next(), next() >> 5];
+            let v = Felt::from_raw_limbs(limbs).unwrap_or(Felt::MAX);
+            states.push([v, Felt::from(next()), v.square()]);
+        }
+        use constants::{HASH1_CUBES, HASH2_CUBES};
+        for s in states {
+            let mut plain = s;
+            permute_lazy(&mut plain, &[]);
+            let mut fast = s;
+            // SAFETY: `crate::backend::cpu::has_bmi2()` was checked at the top of the test.
+            unsafe { poseidon_permute_bmi2(&mut fast, &[]) };
+            assert_eq!(plain, fast, "state {s:?}");
+            // The forms with known cells (`poseidon_hash`, `poseidon_hash_single`).
+            let (mut plain, mut fast) = (s, s);
+            permute_lazy(&mut plain, &HASH2_CUBES);
+            // SAFETY: as above.
+            unsafe { poseidon_permute_bmi2(&mut fast, &HASH2_CUBES) };
+            assert_eq!(plain, fast, "state {s:?} with cell 2 known");
+            let (mut plain, mut fast) = (s, s);
+            permute_lazy(&mut plain, &HASH1_CUBES);
+            // SAFETY: as above.
+            unsafe { poseidon_permute_bmi2(&mut fast, &HASH1_CUBES) };
+            assert_eq!(plain, fast, "state {s:?} with cells 1 and 2 known");
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The ctgrind harness: calls [`get_public_key`], [`sign`] and
-//! [`get_public_key_batch`](starkbatch::ecdsa::get_public_key_batch) with the private keys and
+//! [`get_public_key_batch`](starkbatch::get_public_key_batch) with the private keys and
 //! the nonce marked *undefined* for valgrind's memcheck. Memcheck then reports every conditional
 //! branch ("Conditional jump or move depends on uninitialised value(s)") and every memory address
 //! ("Use of uninitialised value of size 8") computed from them. `scripts/ct-check.sh` runs this
@@ -148,7 +148,7 @@ fn main() {
         classify(k);
     }
     let mut out = vec![Felt::ZERO; secret.len()];
-    starkbatch::ecdsa::get_public_key_batch(&secret, &mut out);
+    starkbatch::get_public_key_batch(&secret, &mut out);
     for o in out.iter_mut() {
         declassify(o);
     }

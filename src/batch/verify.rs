@@ -1,5 +1,5 @@
 //! [`verify_batch`]: many independent ECDSA verifications, each result identical to
-//! [`verify`](super::verify) (the same errors, checked in the same order).
+//! [`verify`](crate::ecdsa::verify) (the same errors, checked in the same order).
 //!
 //! # Method
 //! Items are processed in chunks of [`CHUNK`]. Per chunk:
@@ -27,10 +27,10 @@
 //! Variable time, like `verify` (every input is public). [`verify_batch_par`] splits the
 //! batch over rayon; each piece still shares its inversions.
 
-use super::gen_table::mul_generator_vartime;
-use super::verify::x_equals;
-use super::{Scalar, VerifyError, ELEMENT_UPPER_BOUND};
 use crate::curve::{AffinePoint, ProjectivePoint, BETA};
+use crate::ecdsa::gen_table::mul_generator_vartime;
+use crate::ecdsa::verify::x_equals;
+use crate::ecdsa::{Scalar, VerifyError, ELEMENT_UPPER_BOUND};
 use crate::Felt;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -61,7 +61,7 @@ pub struct VerifyItem {
 /// every item, sharing the inversions of a chunk of 256 items (module docs).
 ///
 /// ```
-/// use starkbatch::ecdsa::{verify_batch, VerifyItem};
+/// use starkbatch::{verify_batch, VerifyItem};
 /// use starkbatch::{get_public_key, sign, verify, Felt};
 /// let d = Felt::from(12345u64);
 /// let m = Felt::from(777u64);
@@ -174,7 +174,7 @@ fn verify_chunk(items: &[VerifyItem], out: &mut [Result<bool, VerifyError>]) {
         }
     }
     let mut affine = vec![AffinePoint::INFINITY; tables.len()];
-    crate::Backend::current().to_affine_batch(&tables, &mut affine);
+    crate::backend::Backend::current().to_affine_batch(&tables, &mut affine);
     // 4. The bound on w, u1 and u2 per item; u2·Q for all remaining items in SIMD lanes.
     let mut us: Vec<(usize, Scalar)> = Vec::with_capacity(live.len());
     let mut u2s: Vec<[u64; 4]> = Vec::with_capacity(live.len());
@@ -190,7 +190,7 @@ fn verify_chunk(items: &[VerifyItem], out: &mut [Result<bool, VerifyError>]) {
         kept.extend_from_slice(&affine[j * TABLE..(j + 1) * TABLE]);
     }
     let mut bs = vec![ProjectivePoint::INFINITY; u2s.len()];
-    crate::Backend::current().mul_affine_tables(&kept, &u2s, &mut bs);
+    crate::backend::Backend::current().mul_affine_tables(&kept, &u2s, &mut bs);
     // 5. Per item: u1·G and the comparison x(u1·G ± u2·Q) = r.
     for (&(i, u1), b) in us.iter().zip(&bs) {
         let r = &items[i].r;

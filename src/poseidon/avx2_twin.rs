@@ -2,20 +2,26 @@
 //!
 //! Every operation is applied to both halves, so each multiplication is two independent carry
 //! chains that the out-of-order core overlaps (one set alone leaves the vector pipes idle while
-//! its chain completes; docs/backends.md). Both halves share one prepared constant. A lane type
-//! may supply fused kernels for the Poseidon rounds of a twin ([`Lane::twin_partial_rounds`],
-//! [`Lane::twin_full_rounds`]: the AVX2 ones in `avx2_rounds.rs`).
+//! its chain completes; docs/poseidon-kernels.md). Both halves share one prepared constant. The
+//! Poseidon rounds of a twin run as the fused assembly kernels of [`super::avx2_rounds`].
+//!
+//! # Safety
+//! A `Twin` is only created inside the AVX2 entry points of `crate::batch` (reached through a
+//! `Backend` that found AVX2 at run time), so AVX2 is present whenever its methods run.
 
-use super::lane::Lane;
-use super::packed::{Packed, PackedConstant};
-use super::pair::both;
+use super::avx2_rounds::{full_rounds, partial_rounds};
+use crate::backend::avx2::Avx2Lane;
+use crate::backend::packed::{Packed, PackedConstant};
+use crate::backend::pair::both;
 use crate::field::{Felt, PackedFelt};
+
+type V = Avx2Lane;
 
 /// Eight elements: the first four in `.0`, the rest in `.1`.
 #[derive(Clone, Copy)]
-pub(crate) struct Twin<V: Lane>(Packed<V>, Packed<V>);
+pub(crate) struct Twin(Packed<V>, Packed<V>);
 
-impl<V: Lane> PackedFelt for Twin<V> {
+impl PackedFelt for Twin {
     const LANES: usize = 8;
     const MUL_WEIGHTS: u32 = Packed::<V>::MUL_WEIGHTS;
     const ROLLED_FULL_ROUNDS: bool = Packed::<V>::ROLLED_FULL_ROUNDS;
@@ -50,11 +56,12 @@ impl<V: Lane> PackedFelt for Twin<V> {
     #[inline(always)]
     fn poseidon_partial_rounds(state: &mut [Self; 3]) -> bool {
         let mut limbs = to_limbs(state);
-        let ran = V::twin_partial_rounds(&mut limbs);
-        if ran {
-            *state = from_limbs(limbs);
-        }
-        ran
+        // SAFETY: AVX2 present (module docs). The weights the kernel requires are those of
+        // `partial_round_wide`, which the caller (`hades::permute`, calling this in place of
+        // that loop) guarantees.
+        unsafe { partial_rounds(&mut limbs) };
+        *state = from_limbs(limbs);
+        true
     }
     #[inline(always)]
     fn poseidon_full_rounds(
@@ -67,24 +74,25 @@ impl<V: Lane> PackedFelt for Twin<V> {
             return false;
         };
         let mut limbs = to_limbs(state);
-        let ran = V::twin_full_rounds(&mut limbs, k, first_sboxes);
-        if ran {
-            *state = from_limbs(limbs);
-        }
-        ran
+        // SAFETY: AVX2 present (module docs). The kernel requires limbs below 7·B, the weights
+        // `full_round` accepts, which the caller (`hades::permute_known`, calling this in place
+        // of those rounds) guarantees; it checks `first_sboxes` itself.
+        unsafe { full_rounds(&mut limbs, k, first_sboxes) };
+        *state = from_limbs(limbs);
+        true
     }
 }
 
 /// The limbs of three twins as the kernels take them: set 0's three values, then set 1's.
 #[inline(always)]
-fn to_limbs<V: Lane>(state: &[Twin<V>; 3]) -> [[V; 9]; 6] {
+fn to_limbs(state: &[Twin; 3]) -> [[V; 9]; 6] {
     let [x, y, z] = *state;
     [x.0 .0, y.0 .0, z.0 .0, x.1 .0, y.1 .0, z.1 .0]
 }
 
 /// The inverse of [`to_limbs`].
 #[inline(always)]
-fn from_limbs<V: Lane>(limbs: [[V; 9]; 6]) -> [Twin<V>; 3] {
+fn from_limbs(limbs: [[V; 9]; 6]) -> [Twin; 3] {
     let [a0, b0, c0, a1, b1, c1] = limbs;
     [
         Twin(Packed(a0), Packed(a1)),
@@ -95,12 +103,21 @@ fn from_limbs<V: Lane>(limbs: [[V; 9]; 6]) -> [Twin<V>; 3] {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    use super::super::avx2::Avx2Lane;
-    use super::super::avx2_rounds::{full_rounds, partial_rounds, TwinLimbs, ROUNDS};
-    use super::super::packed::tests::Rng;
-    use super::super::packed::{Packed, LIMB_BOUND};
+    use super::super::avx2_rounds::{TwinLimbs, ROUNDS};
+    use super::super::constants::COMPRESSED_ROUND_CONSTANTS;
+    use super::super::hades::{full_round_first, partial_round_wide};
     use super::*;
-    use crate::poseidon::hades::{full_round_first, partial_round_wide};
+    use crate::backend::lane::Lane;
+    use crate::backend::packed::tests::Rng;
+    use crate::backend::packed::{prepare_const, LIMB_BOUND};
+
+    /// The round constants in the 9×28-bit form.
+    fn prepared() -> alloc::vec::Vec<PackedConstant> {
+        COMPRESSED_ROUND_CONSTANTS
+            .iter()
+            .map(|&c| prepare_const(c))
+            .collect()
+    }
 
     fn lanes(x: &Avx2Lane) -> [u64; 4] {
         x.to_array()
@@ -157,7 +174,8 @@ mod tests {
             return;
         }
         let b = LIMB_BOUND;
-        let ks = &crate::batch::entry::PACKED.rc[13..13 + ROUNDS];
+        let rc = prepared();
+        let ks = &rc[13..13 + ROUNDS];
         same_limbs(
             [3 * b, b, 4 * b],
             // SAFETY: AVX2 checked above; the limbs are within the weights' bounds.
@@ -182,7 +200,7 @@ mod tests {
             return;
         }
         let b = LIMB_BOUND;
-        let rc = &crate::batch::entry::PACKED.rc;
+        let rc = prepared();
         for ks in [&rc[..12], &rc[95..]] {
             let k: &[PackedConstant; 12] = ks.try_into().unwrap();
             for first in 1..=3 {

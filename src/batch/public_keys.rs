@@ -21,10 +21,11 @@
 //! batch length, and a key ≡ 0 (mod n) (Z = 0) gets the "inverse" 0 through a select, giving 0
 //! as [`get_public_key`] does. `scripts/ct-check.sh` runs it on marked keys under valgrind.
 //!
-//! [`get_public_key`]: super::get_public_key
+//! [`get_public_key`]: crate::ecdsa::get_public_key
 
 use crate::backend::ct_scan::scan_backend;
-use crate::{Backend, Felt};
+use crate::backend::Backend;
+use crate::field::Felt;
 use alloc::vec;
 #[cfg(feature = "std")]
 use rayon::prelude::*;
@@ -36,7 +37,7 @@ const CHUNK: usize = 256;
 /// inversion per 256 keys. Constant time in the keys (module docs).
 ///
 /// ```
-/// use starkbatch::ecdsa::get_public_key_batch;
+/// use starkbatch::get_public_key_batch;
 /// use starkbatch::{get_public_key, Felt};
 /// let keys = [Felt::ONE, Felt::from(0x1234u64), Felt::ZERO];
 /// let mut out = [Felt::ZERO; 3];
