@@ -28,7 +28,7 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_op_in_unsafe_fn)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 extern crate alloc;
 // The unit tests use std (threads, run-time CPU detection, `vec!`/`format!`) even when the
