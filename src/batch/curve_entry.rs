@@ -127,12 +127,37 @@ fn par_chunk(n: usize, lanes: usize, min: usize) -> usize {
 impl Backend {
     /// Doubles every point in place (as [`ProjectivePoint::double`]); see
     /// [`crate::double_batch`].
+    ///
+    /// ```
+    /// use starkbatch::curve::{ProjectivePoint, GENERATOR};
+    /// use starkbatch::Backend;
+    /// let g = ProjectivePoint::from_affine(&GENERATOR);
+    /// let pts = [g, ProjectivePoint::INFINITY, g.double().add(&g)];
+    /// for backend in Backend::available() {
+    ///     let mut out = pts;
+    ///     backend.double_batch(&mut out);
+    ///     assert!(out.iter().zip(&pts).all(|(d, p)| *d == p.double()));
+    /// }
+    /// ```
     pub fn double_batch(&self, points: &mut [ProjectivePoint]) {
         curve_dispatch!(self, double_points(points))
     }
 
     /// `points[i] = points[i] + others[i]` (as [`ProjectivePoint::add`]); see
     /// [`crate::add_batch`].
+    ///
+    /// ```
+    /// use starkbatch::curve::{ProjectivePoint, GENERATOR};
+    /// use starkbatch::Backend;
+    /// let g = ProjectivePoint::from_affine(&GENERATOR);
+    /// let a = [g, g, g.double(), g];
+    /// let b = [g.double(), g, g.double().neg(), ProjectivePoint::INFINITY];
+    /// for backend in Backend::available() {
+    ///     let mut sum = a;
+    ///     backend.add_batch(&mut sum, &b);
+    ///     assert!((0..a.len()).all(|i| sum[i] == a[i].add(&b[i])));
+    /// }
+    /// ```
     ///
     /// # Panics
     /// If `points.len() != others.len()`.
@@ -147,6 +172,18 @@ impl Backend {
 
     /// `out[i] = points[i].to_affine()` with one field inversion; see
     /// [`crate::to_affine_batch`].
+    ///
+    /// ```
+    /// use starkbatch::curve::{AffinePoint, ProjectivePoint, GENERATOR};
+    /// use starkbatch::Backend;
+    /// let g = ProjectivePoint::from_affine(&GENERATOR);
+    /// let pts = [g.double(), ProjectivePoint::INFINITY, g.double().add(&g)];
+    /// for backend in Backend::available() {
+    ///     let mut out = [AffinePoint::INFINITY; 3];
+    ///     backend.to_affine_batch(&pts, &mut out);
+    ///     assert_eq!(out, pts.map(|p| p.to_affine()));
+    /// }
+    /// ```
     ///
     /// # Panics
     /// If `points.len() != out.len()`.
@@ -181,6 +218,18 @@ impl Backend {
     /// (`crate::pedersen::batch`, 3.0-3.5× on x86-64); batches under 24 pairs take the scalar
     /// XYZZ path on every backend (docs/pedersen-batch.md).
     ///
+    /// ```
+    /// use starkbatch::{pedersen_hash, Backend, Felt};
+    /// let pairs: Vec<[Felt; 2]> =
+    ///     (0..30u64).map(|i| [Felt::from(i), Felt::MAX]).collect();
+    /// let want: Vec<Felt> = pairs.iter().map(|[a, b]| pedersen_hash(a, b)).collect();
+    /// for backend in Backend::available() {
+    ///     let mut out = vec![Felt::ZERO; pairs.len()];
+    ///     backend.pedersen_hash_batch(&pairs, &mut out);
+    ///     assert_eq!(out, want);
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// If `out.len() != inputs.len()`.
     pub fn pedersen_hash_batch(&self, inputs: &[[crate::Felt; 2]], out: &mut [crate::Felt]) {
@@ -211,6 +260,17 @@ impl Backend {
     /// [`Backend::pedersen_hash_batch`] on the rayon thread pool; see
     /// [`crate::pedersen_hash_batch_par`].
     ///
+    /// ```
+    /// use starkbatch::{pedersen_hash, Backend, Felt};
+    /// let pairs: Vec<[Felt; 2]> =
+    ///     (0..30u64).map(|i| [Felt::from(i), Felt::from(i + 1)]).collect();
+    /// let mut out = vec![Felt::ZERO; pairs.len()];
+    /// Backend::detect().pedersen_hash_batch_par(&pairs, &mut out);
+    /// for (o, [a, b]) in out.iter().zip(&pairs) {
+    ///     assert_eq!(*o, pedersen_hash(a, b));
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// If `out.len() != inputs.len()`.
     #[cfg(feature = "std")]
@@ -235,6 +295,19 @@ impl Backend {
     /// still have elements (`crate::pedersen::array_batch`). Identical to
     /// [`crate::pedersen_hash_array`].
     ///
+    /// ```
+    /// use starkbatch::{pedersen_hash_array, Backend, Felt};
+    /// let data: Vec<Felt> = (1..=5u64).map(Felt::from).collect();
+    /// let messages: [&[Felt]; 4] = [&data, &data[..2], &[], &data[3..]];
+    /// for backend in Backend::available() {
+    ///     let mut out = [Felt::ZERO; 4];
+    ///     backend.pedersen_hash_array_batch(&messages, &mut out);
+    ///     for (m, h) in messages.iter().zip(&out) {
+    ///         assert_eq!(*h, pedersen_hash_array(m));
+    ///     }
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// If `messages.len() != out.len()`.
     pub fn pedersen_hash_array_batch(&self, messages: &[&[crate::Felt]], out: &mut [crate::Felt]) {
@@ -252,6 +325,17 @@ impl Backend {
 
     /// [`Backend::pedersen_hash_array_batch`] with every step split across the rayon thread
     /// pool ([`Backend::pedersen_hash_batch_par`]).
+    ///
+    /// ```
+    /// use starkbatch::{pedersen_hash_array, Backend, Felt};
+    /// let data: Vec<Felt> = (0..8u64).map(Felt::from).collect();
+    /// let messages: Vec<&[Felt]> = (0..8usize).map(|i| &data[..i]).collect();
+    /// let mut out = vec![Felt::ZERO; messages.len()];
+    /// Backend::detect().pedersen_hash_array_batch_par(&messages, &mut out);
+    /// for (m, h) in messages.iter().zip(&out) {
+    ///     assert_eq!(*h, pedersen_hash_array(m));
+    /// }
+    /// ```
     ///
     /// # Panics
     /// If `messages.len() != out.len()`.
@@ -275,6 +359,19 @@ impl Backend {
     }
 
     /// [`Backend::double_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::curve::{ProjectivePoint, GENERATOR};
+    /// use starkbatch::Backend;
+    /// let g = ProjectivePoint::from_affine(&GENERATOR);
+    /// let mut pts = vec![g; 200];
+    /// for i in 1..pts.len() {
+    ///     pts[i] = pts[i - 1].add(&g);
+    /// }
+    /// let want: Vec<ProjectivePoint> = pts.iter().map(|p| p.double()).collect();
+    /// Backend::detect().double_batch_par(&mut pts);
+    /// assert_eq!(pts, want);
+    /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn double_batch_par(&self, points: &mut [ProjectivePoint]) {
@@ -283,6 +380,19 @@ impl Backend {
     }
 
     /// [`Backend::add_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::curve::{ProjectivePoint, GENERATOR};
+    /// use starkbatch::Backend;
+    /// let g = ProjectivePoint::from_affine(&GENERATOR);
+    /// let mut pts = vec![g; 200];
+    /// for i in 1..pts.len() {
+    ///     pts[i] = pts[i - 1].add(&g);
+    /// }
+    /// let mut sums = pts.clone();
+    /// Backend::detect().add_batch_par(&mut sums, &pts);
+    /// assert!(sums.iter().zip(&pts).all(|(s, p)| *s == p.add(p)));
+    /// ```
     ///
     /// # Panics
     /// If `points.len() != others.len()`.
@@ -303,6 +413,19 @@ impl Backend {
 
     /// [`Backend::to_affine_batch`] on the rayon thread pool (one inversion per piece of at
     /// least 256 points).
+    ///
+    /// ```
+    /// use starkbatch::curve::{AffinePoint, ProjectivePoint, GENERATOR};
+    /// use starkbatch::Backend;
+    /// let g = ProjectivePoint::from_affine(&GENERATOR);
+    /// let mut pts = vec![g; 300];
+    /// for i in 1..pts.len() {
+    ///     pts[i] = pts[i - 1].add(&g);
+    /// }
+    /// let mut out = vec![AffinePoint::INFINITY; pts.len()];
+    /// Backend::detect().to_affine_batch_par(&pts, &mut out);
+    /// assert!(out.iter().zip(&pts).all(|(a, p)| *a == p.to_affine()));
+    /// ```
     ///
     /// # Panics
     /// If `points.len() != out.len()`.

@@ -102,6 +102,17 @@ fn par_chunk(n: usize, lanes: usize) -> usize {
 impl Backend {
     /// `out[i] = poseidon_hash(inputs[i][0], inputs[i][1])`.
     ///
+    /// ```
+    /// use starkbatch::{poseidon_hash, Backend, Felt};
+    /// let inputs: Vec<[Felt; 2]> = (0..20u64).map(|i| [Felt::from(i), Felt::TWO]).collect();
+    /// let want: Vec<Felt> = inputs.iter().map(|[x, y]| poseidon_hash(*x, *y)).collect();
+    /// for backend in Backend::available() {
+    ///     let mut out = vec![Felt::ZERO; inputs.len()];
+    ///     backend.poseidon_hash_batch(&inputs, &mut out);
+    ///     assert_eq!(out, want);
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// If `inputs.len() != out.len()`.
     pub fn poseidon_hash_batch(&self, inputs: &[[Felt; 2]], out: &mut [Felt]) {
@@ -115,6 +126,19 @@ impl Backend {
 
     /// `out[i] = poseidon_hash(xs[i], ys[i])`, for structure-of-arrays data.
     ///
+    /// ```
+    /// use starkbatch::{poseidon_hash, Backend, Felt};
+    /// let xs: Vec<Felt> = (0..20u64).map(Felt::from).collect();
+    /// let ys: Vec<Felt> = (100..120u64).map(Felt::from).collect();
+    /// for backend in Backend::available() {
+    ///     let mut out = vec![Felt::ZERO; xs.len()];
+    ///     backend.poseidon_hash_columns(&xs, &ys, &mut out);
+    ///     for i in 0..xs.len() {
+    ///         assert_eq!(out[i], poseidon_hash(xs[i], ys[i]));
+    ///     }
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// If `xs`, `ys` and `out` do not all have the same length.
     pub fn poseidon_hash_columns(&self, xs: &[Felt], ys: &[Felt], out: &mut [Felt]) {
@@ -126,6 +150,17 @@ impl Backend {
     }
 
     /// `out[i] = poseidon_hash_single(inputs[i])`.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash_single, Backend, Felt};
+    /// let inputs: Vec<Felt> = (0..20u64).map(Felt::from).collect();
+    /// let want: Vec<Felt> = inputs.iter().map(|x| poseidon_hash_single(*x)).collect();
+    /// for backend in Backend::available() {
+    ///     let mut out = vec![Felt::ZERO; inputs.len()];
+    ///     backend.poseidon_hash_single_batch(&inputs, &mut out);
+    ///     assert_eq!(out, want);
+    /// }
+    /// ```
     ///
     /// # Panics
     /// If `inputs.len() != out.len()`.
@@ -140,11 +175,36 @@ impl Backend {
 
     /// Applies the Hades permutation to every state in place (as
     /// [`poseidon_permute_comp`](crate::poseidon_permute_comp)).
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_permute_comp, Backend, Felt};
+    /// let start: Vec<[Felt; 3]> =
+    ///     (0..10u64).map(|i| [Felt::from(i), Felt::ONE, Felt::TWO]).collect();
+    /// let mut want = start.clone();
+    /// want.iter_mut().for_each(|s| poseidon_permute_comp(s));
+    /// for backend in Backend::available() {
+    ///     let mut states = start.clone();
+    ///     backend.poseidon_permute_batch(&mut states);
+    ///     assert_eq!(states, want);
+    /// }
+    /// ```
     pub fn poseidon_permute_batch(&self, states: &mut [[Felt; 3]]) {
         dispatch!(self, permute_states(states))
     }
 
     /// Permutes the states `(s0[i], s1[i], s2[i])` in place, for structure-of-arrays data.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_permute_comp, Backend, Felt};
+    /// let xs: Vec<Felt> = (0..9u64).map(Felt::from).collect();
+    /// let (mut s0, mut s1, mut s2) = (xs.clone(), vec![Felt::ONE; 9], vec![Felt::TWO; 9]);
+    /// Backend::detect().poseidon_permute_columns(&mut s0, &mut s1, &mut s2);
+    /// for i in 0..xs.len() {
+    ///     let mut want = [xs[i], Felt::ONE, Felt::TWO];
+    ///     poseidon_permute_comp(&mut want);
+    ///     assert_eq!([s0[i], s1[i], s2[i]], want);
+    /// }
+    /// ```
     ///
     /// # Panics
     /// If the three columns differ in length.
@@ -159,6 +219,19 @@ impl Backend {
     /// `out[i] = poseidon_hash_many(messages[i])`; messages may have any lengths (lanes
     /// whose message is finished take the next one).
     ///
+    /// ```
+    /// use starkbatch::{poseidon_hash_many, Backend, Felt};
+    /// let data: Vec<Felt> = (1..=6u64).map(Felt::from).collect();
+    /// let messages: [&[Felt]; 4] = [&data, &data[..1], &[], &data[2..5]];
+    /// for backend in Backend::available() {
+    ///     let mut out = [Felt::ZERO; 4];
+    ///     backend.poseidon_hash_many_batch(&messages, &mut out);
+    ///     for (m, h) in messages.iter().zip(&out) {
+    ///         assert_eq!(*h, poseidon_hash_many(m.iter()));
+    ///     }
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// If `messages.len() != out.len()`.
     pub fn poseidon_hash_many_batch(&self, messages: &[&[Felt]], out: &mut [Felt]) {
@@ -171,6 +244,16 @@ impl Backend {
     }
 
     /// [`Backend::poseidon_hash_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash, Backend, Felt};
+    /// let inputs: Vec<[Felt; 2]> = (0..300u64).map(|i| [Felt::from(i), Felt::ONE]).collect();
+    /// let mut out = vec![Felt::ZERO; inputs.len()];
+    /// Backend::detect().poseidon_hash_batch_par(&inputs, &mut out);
+    /// for (o, [x, y]) in out.iter().zip(&inputs) {
+    ///     assert_eq!(*o, poseidon_hash(*x, *y));
+    /// }
+    /// ```
     ///
     /// # Panics
     /// If `inputs.len() != out.len()`.
@@ -191,6 +274,17 @@ impl Backend {
 
     /// [`Backend::poseidon_hash_columns`] on the rayon thread pool.
     ///
+    /// ```
+    /// use starkbatch::{poseidon_hash, Backend, Felt};
+    /// let xs: Vec<Felt> = (0..300u64).map(Felt::from).collect();
+    /// let ys: Vec<Felt> = xs.iter().map(|x| x.double()).collect();
+    /// let mut out = vec![Felt::ZERO; xs.len()];
+    /// Backend::detect().poseidon_hash_columns_par(&xs, &ys, &mut out);
+    /// for i in 0..xs.len() {
+    ///     assert_eq!(out[i], poseidon_hash(xs[i], ys[i]));
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// If `xs`, `ys` and `out` do not all have the same length.
     #[cfg(feature = "std")]
@@ -208,6 +302,16 @@ impl Backend {
     }
 
     /// [`Backend::poseidon_hash_single_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash_single, Backend, Felt};
+    /// let inputs: Vec<Felt> = (0..300u64).map(Felt::from).collect();
+    /// let mut out = vec![Felt::ZERO; inputs.len()];
+    /// Backend::detect().poseidon_hash_single_batch_par(&inputs, &mut out);
+    /// for (o, x) in out.iter().zip(&inputs) {
+    ///     assert_eq!(*o, poseidon_hash_single(*x));
+    /// }
+    /// ```
     ///
     /// # Panics
     /// If `inputs.len() != out.len()`.
@@ -227,6 +331,17 @@ impl Backend {
     }
 
     /// [`Backend::poseidon_permute_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_permute_comp, Backend, Felt};
+    /// let start: Vec<[Felt; 3]> = (0..300u64).map(|i| [Felt::from(i); 3]).collect();
+    /// let mut states = start.clone();
+    /// Backend::detect().poseidon_permute_batch_par(&mut states);
+    /// for (s, mut want) in states.iter().zip(start) {
+    ///     poseidon_permute_comp(&mut want);
+    ///     assert_eq!(*s, want);
+    /// }
+    /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     pub fn poseidon_permute_batch_par(&self, states: &mut [[Felt; 3]]) {
@@ -238,6 +353,17 @@ impl Backend {
 
     /// [`Backend::poseidon_hash_many_batch`] on the rayon thread pool (chunks of messages;
     /// within a chunk, lanes are refilled as messages finish).
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash_many, Backend, Felt};
+    /// let data: Vec<Felt> = (0..300u64).map(Felt::from).collect();
+    /// let messages: Vec<&[Felt]> = (0..200usize).map(|i| &data[i..i + i % 7]).collect();
+    /// let mut out = vec![Felt::ZERO; messages.len()];
+    /// Backend::detect().poseidon_hash_many_batch_par(&messages, &mut out);
+    /// for (m, h) in messages.iter().zip(&out) {
+    ///     assert_eq!(*h, poseidon_hash_many(m.iter()));
+    /// }
+    /// ```
     ///
     /// # Panics
     /// If `messages.len() != out.len()`.
@@ -274,54 +400,168 @@ macro_rules! free_fn {
 
 free_fn!(
     /// `out[i] = poseidon_hash(inputs[i][0], inputs[i][1])`.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash, poseidon_hash_batch, Felt};
+    /// let inputs = [[Felt::ONE, Felt::TWO], [Felt::ZERO, Felt::MAX], [Felt::THREE, Felt::ONE]];
+    /// let mut out = [Felt::ZERO; 3];
+    /// poseidon_hash_batch(&inputs, &mut out);
+    /// for (o, [x, y]) in out.iter().zip(&inputs) {
+    ///     assert_eq!(*o, poseidon_hash(*x, *y));
+    /// }
+    /// ```
     poseidon_hash_batch(inputs: &[[Felt; 2]], out: &mut [Felt])
 );
 free_fn!(
     /// `out[i] = poseidon_hash(xs[i], ys[i])` for structure-of-arrays data.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash, poseidon_hash_columns, Felt};
+    /// let xs: Vec<Felt> = (0..10u64).map(Felt::from).collect();
+    /// let ys: Vec<Felt> = (10..20u64).map(Felt::from).collect();
+    /// let mut out = vec![Felt::ZERO; xs.len()];
+    /// poseidon_hash_columns(&xs, &ys, &mut out);
+    /// for i in 0..xs.len() {
+    ///     assert_eq!(out[i], poseidon_hash(xs[i], ys[i]));
+    /// }
+    /// ```
     poseidon_hash_columns(xs: &[Felt], ys: &[Felt], out: &mut [Felt])
 );
 free_fn!(
     /// `out[i] = poseidon_hash_single(inputs[i])`.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash_single, poseidon_hash_single_batch, Felt};
+    /// let inputs: Vec<Felt> = (0..10u64).map(Felt::from).collect();
+    /// let mut out = vec![Felt::ZERO; inputs.len()];
+    /// poseidon_hash_single_batch(&inputs, &mut out);
+    /// for (o, x) in out.iter().zip(&inputs) {
+    ///     assert_eq!(*o, poseidon_hash_single(*x));
+    /// }
+    /// ```
     poseidon_hash_single_batch(inputs: &[Felt], out: &mut [Felt])
 );
 free_fn!(
     /// Permutes every state in place.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_permute_batch, poseidon_permute_comp, Felt};
+    /// let mut states = [[Felt::ZERO; 3], [Felt::ONE, Felt::TWO, Felt::THREE]];
+    /// let mut want = states;
+    /// want.iter_mut().for_each(|s| poseidon_permute_comp(s));
+    /// poseidon_permute_batch(&mut states);
+    /// assert_eq!(states, want);
+    /// ```
     poseidon_permute_batch(states: &mut [[Felt; 3]])
 );
 free_fn!(
     /// Permutes the states `(s0[i], s1[i], s2[i])` in place.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_permute_columns, poseidon_permute_comp, Felt};
+    /// let (mut s0, mut s1, mut s2) = ([Felt::ZERO, Felt::ONE], [Felt::TWO; 2], [Felt::THREE; 2]);
+    /// poseidon_permute_columns(&mut s0, &mut s1, &mut s2);
+    /// let mut want = [Felt::ONE, Felt::TWO, Felt::THREE];
+    /// poseidon_permute_comp(&mut want);
+    /// assert_eq!([s0[1], s1[1], s2[1]], want);
+    /// ```
     poseidon_permute_columns(s0: &mut [Felt], s1: &mut [Felt], s2: &mut [Felt])
 );
 free_fn!(
     /// `out[i] = poseidon_hash_many(messages[i])` for messages of any lengths.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash_many, poseidon_hash_many_batch, Felt};
+    /// let a = [Felt::ONE, Felt::TWO, Felt::THREE];
+    /// let messages: [&[Felt]; 3] = [&a, &a[..1], &[]];
+    /// let mut out = [Felt::ZERO; 3];
+    /// poseidon_hash_many_batch(&messages, &mut out);
+    /// for (m, h) in messages.iter().zip(&out) {
+    ///     assert_eq!(*h, poseidon_hash_many(m.iter()));
+    /// }
+    /// ```
     poseidon_hash_many_batch(messages: &[&[Felt]], out: &mut [Felt])
 );
 free_fn!(
     /// [`poseidon_hash_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash, poseidon_hash_batch_par, Felt};
+    /// let inputs: Vec<[Felt; 2]> = (0..300u64).map(|i| [Felt::from(i), Felt::MAX]).collect();
+    /// let mut out = vec![Felt::ZERO; inputs.len()];
+    /// poseidon_hash_batch_par(&inputs, &mut out);
+    /// for (o, [x, y]) in out.iter().zip(&inputs) {
+    ///     assert_eq!(*o, poseidon_hash(*x, *y));
+    /// }
+    /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_hash_batch_par(inputs: &[[Felt; 2]], out: &mut [Felt])
 );
 free_fn!(
     /// [`poseidon_hash_columns`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash, poseidon_hash_columns_par, Felt};
+    /// let xs: Vec<Felt> = (0..300u64).map(Felt::from).collect();
+    /// let ys = vec![Felt::MAX; xs.len()];
+    /// let mut out = vec![Felt::ZERO; xs.len()];
+    /// poseidon_hash_columns_par(&xs, &ys, &mut out);
+    /// for (o, x) in out.iter().zip(&xs) {
+    ///     assert_eq!(*o, poseidon_hash(*x, Felt::MAX));
+    /// }
+    /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_hash_columns_par(xs: &[Felt], ys: &[Felt], out: &mut [Felt])
 );
 free_fn!(
     /// [`poseidon_hash_single_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash_single, poseidon_hash_single_batch_par, Felt};
+    /// let inputs: Vec<Felt> = (0..300u64).map(|i| Felt::from(i * 7)).collect();
+    /// let mut out = vec![Felt::ZERO; inputs.len()];
+    /// poseidon_hash_single_batch_par(&inputs, &mut out);
+    /// for (o, x) in out.iter().zip(&inputs) {
+    ///     assert_eq!(*o, poseidon_hash_single(*x));
+    /// }
+    /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_hash_single_batch_par(inputs: &[Felt], out: &mut [Felt])
 );
 free_fn!(
     /// [`poseidon_permute_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_permute_batch_par, poseidon_permute_comp, Felt};
+    /// let start: Vec<[Felt; 3]> =
+    ///     (0..300u64).map(|i| [Felt::from(i), Felt::ZERO, Felt::ONE]).collect();
+    /// let mut states = start.clone();
+    /// poseidon_permute_batch_par(&mut states);
+    /// for (s, mut want) in states.iter().zip(start) {
+    ///     poseidon_permute_comp(&mut want);
+    ///     assert_eq!(*s, want);
+    /// }
+    /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_permute_batch_par(states: &mut [[Felt; 3]])
 );
 free_fn!(
     /// [`poseidon_hash_many_batch`] on the rayon thread pool.
+    ///
+    /// ```
+    /// use starkbatch::{poseidon_hash_many, poseidon_hash_many_batch_par, Felt};
+    /// let data: Vec<Felt> = (0..100u64).map(Felt::from).collect();
+    /// let messages: Vec<&[Felt]> = (0..100usize).map(|i| &data[..i]).collect();
+    /// let mut out = vec![Felt::ZERO; messages.len()];
+    /// poseidon_hash_many_batch_par(&messages, &mut out);
+    /// for (m, h) in messages.iter().zip(&out) {
+    ///     assert_eq!(*h, poseidon_hash_many(m.iter()));
+    /// }
+    /// ```
     #[cfg(feature = "std")]
     #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
     poseidon_hash_many_batch_par(messages: &[&[Felt]], out: &mut [Felt])

@@ -33,6 +33,16 @@ pub fn pedersen_hash_batch(inputs: &[[Felt; 2]], out: &mut [Felt]) {
 /// As [`pedersen_hash_batch`], split across the current rayon thread pool when the batch is
 /// long enough (at least 64 pairs and more than one thread).
 ///
+/// ```
+/// use starkbatch::{pedersen_hash, pedersen_hash_batch_par, Felt};
+/// let pairs: Vec<[Felt; 2]> = (0..30u64).map(|i| [Felt::from(i), Felt::from(2 * i)]).collect();
+/// let mut out = vec![Felt::ZERO; pairs.len()];
+/// pedersen_hash_batch_par(&pairs, &mut out);
+/// for (o, [a, b]) in out.iter().zip(&pairs) {
+///     assert_eq!(*o, pedersen_hash(a, b));
+/// }
+/// ```
+///
 /// # Panics
 /// If `out.len() != inputs.len()`.
 #[cfg(feature = "std")]
@@ -68,6 +78,17 @@ pub fn pedersen_hash_array_batch(messages: &[&[Felt]], out: &mut [Felt]) {
 }
 
 /// As [`pedersen_hash_array_batch`], every step split across the current rayon thread pool.
+///
+/// ```
+/// use starkbatch::{pedersen_hash_array, pedersen_hash_array_batch_par, Felt};
+/// let data: Vec<Felt> = (0..8u64).map(|i| Felt::from(i * 3)).collect();
+/// let messages: Vec<&[Felt]> = (0..8usize).map(|i| &data[i..]).collect();
+/// let mut out = vec![Felt::ZERO; messages.len()];
+/// pedersen_hash_array_batch_par(&messages, &mut out);
+/// for (m, h) in messages.iter().zip(&out) {
+///     assert_eq!(*h, pedersen_hash_array(m));
+/// }
+/// ```
 ///
 /// # Panics
 /// If `out.len() != messages.len()`.

@@ -30,6 +30,17 @@ pub fn double_batch(points: &mut [ProjectivePoint]) {
 /// `points[i] = points[i] + others[i]` (exact for infinity, P + P and P + (−P), identical to
 /// [`ProjectivePoint::add`]) on [`Backend::current`](crate::Backend::current)'s lanes.
 ///
+/// ```
+/// use starkbatch::add_batch;
+/// use starkbatch::curve::{ProjectivePoint, GENERATOR};
+/// let g = ProjectivePoint::from_affine(&GENERATOR);
+/// let a = [g, g, g.double(), ProjectivePoint::INFINITY];
+/// let b = [g.double(), g, g.double().neg(), g];
+/// let mut sum = a;
+/// add_batch(&mut sum, &b);
+/// assert_eq!(sum, [g.double().add(&g), g.double(), ProjectivePoint::INFINITY, g]);
+/// ```
+///
 /// # Panics
 /// If `points.len() != others.len()`, or if `STARKBATCH_BACKEND` names a backend this CPU
 /// lacks.
@@ -41,6 +52,16 @@ pub fn add_batch(points: &mut [ProjectivePoint], others: &[ProjectivePoint]) {
 /// trick), on [`Backend::current`](crate::Backend::current)'s lanes. Branch-free in the point
 /// values.
 ///
+/// ```
+/// use starkbatch::curve::{AffinePoint, ProjectivePoint, GENERATOR};
+/// use starkbatch::to_affine_batch;
+/// let g = ProjectivePoint::from_affine(&GENERATOR);
+/// let pts = [g, ProjectivePoint::INFINITY, g.double()];
+/// let mut out = [AffinePoint::INFINITY; 3];
+/// to_affine_batch(&pts, &mut out);
+/// assert_eq!(out, [GENERATOR, AffinePoint::INFINITY, g.double().to_affine()]);
+/// ```
+///
 /// # Panics
 /// If `points.len() != out.len()`, or if `STARKBATCH_BACKEND` names a backend this CPU lacks.
 pub fn to_affine_batch(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
@@ -48,6 +69,19 @@ pub fn to_affine_batch(points: &[ProjectivePoint], out: &mut [AffinePoint]) {
 }
 
 /// [`double_batch`] split over the rayon thread pool.
+///
+/// ```
+/// use starkbatch::curve::{ProjectivePoint, GENERATOR};
+/// use starkbatch::double_batch_par;
+/// let g = ProjectivePoint::from_affine(&GENERATOR);
+/// let mut pts = vec![g; 200];
+/// for i in 1..pts.len() {
+///     pts[i] = pts[i - 1].add(&g);
+/// }
+/// let want: Vec<ProjectivePoint> = pts.iter().map(|p| p.double()).collect();
+/// double_batch_par(&mut pts);
+/// assert_eq!(pts, want);
+/// ```
 ///
 /// # Panics
 /// As [`double_batch`].
@@ -59,6 +93,19 @@ pub fn double_batch_par(points: &mut [ProjectivePoint]) {
 
 /// [`add_batch`] split over the rayon thread pool.
 ///
+/// ```
+/// use starkbatch::add_batch_par;
+/// use starkbatch::curve::{ProjectivePoint, GENERATOR};
+/// let g = ProjectivePoint::from_affine(&GENERATOR);
+/// let mut pts = vec![g; 200];
+/// for i in 1..pts.len() {
+///     pts[i] = pts[i - 1].add(&g);
+/// }
+/// let mut sums = vec![g; pts.len()];
+/// add_batch_par(&mut sums, &pts);
+/// assert!(sums.iter().zip(&pts).all(|(s, p)| *s == p.add(&g)));
+/// ```
+///
 /// # Panics
 /// As [`add_batch`].
 #[cfg(feature = "std")]
@@ -68,6 +115,19 @@ pub fn add_batch_par(points: &mut [ProjectivePoint], others: &[ProjectivePoint])
 }
 
 /// [`to_affine_batch`] split over the rayon thread pool (one inversion per piece).
+///
+/// ```
+/// use starkbatch::curve::{AffinePoint, ProjectivePoint, GENERATOR};
+/// use starkbatch::to_affine_batch_par;
+/// let g = ProjectivePoint::from_affine(&GENERATOR);
+/// let mut pts = vec![g; 300];
+/// for i in 1..pts.len() {
+///     pts[i] = pts[i - 1].add(&g);
+/// }
+/// let mut out = vec![AffinePoint::INFINITY; pts.len()];
+/// to_affine_batch_par(&pts, &mut out);
+/// assert_eq!(out, ProjectivePoint::batch_to_affine(&pts));
+/// ```
 ///
 /// # Panics
 /// As [`to_affine_batch`].

@@ -57,6 +57,16 @@ impl Backend {
     /// [`get_public_key_batch`] on this backend's lanes and scan kernel (every backend gives the
     /// same results; for tests and comparisons). Constant time in the keys.
     ///
+    /// ```
+    /// use starkbatch::{get_public_key, Backend, Felt};
+    /// let keys = [Felt::ONE, Felt::from(0xabcdu64), Felt::ZERO];
+    /// for backend in Backend::available() {
+    ///     let mut out = [Felt::ZERO; 3];
+    ///     backend.get_public_key_batch(&keys, &mut out);
+    ///     assert_eq!(out, keys.map(|k| get_public_key(&k)));
+    /// }
+    /// ```
+    ///
     /// # Panics
     /// If `private_keys.len() != out.len()`.
     pub fn get_public_key_batch(&self, private_keys: &[Felt], out: &mut [Felt]) {
@@ -85,6 +95,16 @@ fn get_public_key_batch_on(backend: Backend, private_keys: &[Felt], out: &mut [F
 }
 
 /// [`get_public_key_batch`] split over the rayon thread pool (pieces of at least 64 keys).
+///
+/// ```
+/// use starkbatch::{get_public_key, get_public_key_batch_par, Felt};
+/// let keys: Vec<Felt> = (1..=70u64).map(|i| Felt::from(i * 0x9e37_79b9)).collect();
+/// let mut out = vec![Felt::ZERO; keys.len()];
+/// get_public_key_batch_par(&keys, &mut out);
+/// for (k, o) in keys.iter().zip(&out) {
+///     assert_eq!(*o, get_public_key(k));
+/// }
+/// ```
 ///
 /// # Panics
 /// If `private_keys.len() != out.len()`.

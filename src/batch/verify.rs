@@ -96,6 +96,20 @@ pub fn verify_batch(items: &[VerifyItem], out: &mut [Result<bool, VerifyError>])
 /// [`verify_batch`] split over the rayon thread pool (pieces of at least 64 items, each
 /// sharing its inversions).
 ///
+/// ```
+/// use starkbatch::{get_public_key, sign, verify_batch_par, Felt, VerifyItem};
+/// let (d, m) = (Felt::from(12345u64), Felt::from(777u64));
+/// let sig = sign(&d, &m, &Felt::from(99u64)).unwrap();
+/// let q = get_public_key(&d);
+/// let items: Vec<VerifyItem> = (0..70u64)
+///     .map(|i| VerifyItem { public_key: q, message: m + Felt::from(i % 2), r: sig.r, s: sig.s })
+///     .collect();
+/// let mut out = vec![Ok(false); items.len()];
+/// verify_batch_par(&items, &mut out);
+/// // Even items carry the signed message, odd ones another message.
+/// assert!(out.iter().enumerate().all(|(i, o)| *o == Ok(i % 2 == 0)));
+/// ```
+///
 /// # Panics
 /// If `items.len() != out.len()`.
 #[cfg(feature = "std")]

@@ -63,6 +63,19 @@ pub struct StateCommitment {
 /// Duplicate contract addresses or class hashes: the last one wins in its trie (each contract
 /// still gets its own entry in `storage_roots` and `contract_leaves`).
 ///
+/// ```
+/// use starkbatch::state::{contract_state_hash, state_commitment, trie_root};
+/// use starkbatch::state::{ContractState, StateRootRule};
+/// use starkbatch::{Felt, Pedersen};
+/// let storage = vec![(Felt::from(5u64), Felt::from(100u64))];
+/// let c = ContractState { address: Felt::from(0x10u64), storage, ..Default::default() };
+/// let s = state_commitment(&[c.clone()], &[], StateRootRule::Before0_14_0).unwrap();
+/// assert_eq!(s.storage_roots, [trie_root::<Pedersen>(&c.storage, 251).unwrap()]);
+/// let leaf = contract_state_hash(&c.class_hash, &s.storage_roots[0], &c.nonce);
+/// assert_eq!(s.contract_root, trie_root::<Pedersen>(&[(c.address, leaf)], 251).unwrap());
+/// assert_eq!(s.state_root, s.contract_root); // no class: the contract root alone
+/// ```
+///
 /// # Errors
 /// [`TrieError::KeyOutOfRange`] if a storage key, an address or a class hash is not below 2^251.
 pub fn state_commitment(

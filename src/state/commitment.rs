@@ -16,6 +16,14 @@ pub const STARKNET_STATE_V0: Felt =
 /// A contract's leaf in the contract trie:
 /// `Ped(Ped(Ped(class_hash, storage_root), nonce), 0)` (three Pedersen hashes; this is *not* the
 /// Pedersen array hash).
+///
+/// ```
+/// use starkbatch::state::contract_state_hash;
+/// use starkbatch::{pedersen_hash, Felt};
+/// let (class, root, nonce) = (Felt::from(7u64), Felt::from(9u64), Felt::ONE);
+/// let h = pedersen_hash(&pedersen_hash(&pedersen_hash(&class, &root), &nonce), &Felt::ZERO);
+/// assert_eq!(contract_state_hash(&class, &root, &nonce), h);
+/// ```
 pub fn contract_state_hash(class_hash: &Felt, storage_root: &Felt, nonce: &Felt) -> Felt {
     let h = Pedersen::hash(class_hash, storage_root);
     let h = Pedersen::hash(&h, nonce);
@@ -24,6 +32,18 @@ pub fn contract_state_hash(class_hash: &Felt, storage_root: &Felt, nonce: &Felt)
 
 /// [`contract_state_hash`] of many contracts, each of the three Pedersen layers as one batch.
 /// `out[i]` is the hash of `(class_hashes[i], storage_roots[i], nonces[i])`.
+///
+/// ```
+/// use starkbatch::state::{contract_state_hash, contract_state_hashes};
+/// use starkbatch::Felt;
+/// let classes = [Felt::ONE, Felt::TWO];
+/// let (roots, nonces) = ([Felt::THREE; 2], [Felt::ZERO, Felt::ONE]);
+/// let mut out = [Felt::ZERO; 2];
+/// contract_state_hashes(&classes, &roots, &nonces, &mut out);
+/// for i in 0..2 {
+///     assert_eq!(out[i], contract_state_hash(&classes[i], &roots[i], &nonces[i]));
+/// }
+/// ```
 ///
 /// # Panics
 /// If the four slices do not have the same length.
@@ -55,6 +75,14 @@ pub fn contract_state_hashes(
 }
 
 /// A declared class's leaf in the class trie: `Poseidon("CONTRACT_CLASS_LEAF_V0", compiled_class_hash)`.
+///
+/// ```
+/// use starkbatch::state::{class_leaf_hash, CONTRACT_CLASS_LEAF_V0};
+/// use starkbatch::{poseidon_hash, Felt};
+/// let compiled = Felt::from(0xcafeu64);
+/// assert_eq!(class_leaf_hash(&compiled), poseidon_hash(CONTRACT_CLASS_LEAF_V0, compiled));
+/// assert_ne!(class_leaf_hash(&compiled), class_leaf_hash(&Felt::ONE));
+/// ```
 pub fn class_leaf_hash(compiled_class_hash: &Felt) -> Felt {
     Poseidon::hash(&CONTRACT_CLASS_LEAF_V0, compiled_class_hash)
 }
@@ -73,6 +101,20 @@ pub enum StateRootRule {
 /// - `0` if both roots are `0`;
 /// - with [`StateRootRule::Before0_14_0`], `contract_root` alone when `class_root` is `0`;
 /// - otherwise `poseidon_hash_many(["STARKNET_STATE_V0", contract_root, class_root])`.
+///
+/// ```
+/// use starkbatch::state::{global_state_root, StateRootRule, STARKNET_STATE_V0};
+/// use starkbatch::{poseidon_hash_many, Felt};
+/// let (contracts, classes) = (Felt::from(0xc0u64), Felt::from(0xc1u64));
+/// let (before, from) = (StateRootRule::Before0_14_0, StateRootRule::From0_14_0);
+/// let both = poseidon_hash_many(&[STARKNET_STATE_V0, contracts, classes]);
+/// assert_eq!(global_state_root(&contracts, &classes, before), both);
+/// // Without classes the two rules differ.
+/// assert_eq!(global_state_root(&contracts, &Felt::ZERO, before), contracts);
+/// let from_root = global_state_root(&contracts, &Felt::ZERO, from);
+/// assert_eq!(from_root, poseidon_hash_many(&[STARKNET_STATE_V0, contracts, Felt::ZERO]));
+/// assert_eq!(global_state_root(&Felt::ZERO, &Felt::ZERO, from), Felt::ZERO);
+/// ```
 pub fn global_state_root(contract_root: &Felt, class_root: &Felt, rule: StateRootRule) -> Felt {
     if contract_root.is_zero() && class_root.is_zero() {
         return Felt::ZERO;
@@ -84,6 +126,15 @@ pub fn global_state_root(contract_root: &Felt, class_root: &Felt, rule: StateRoo
 }
 
 /// [`class_leaf_hash`] of many compiled class hashes in one batch.
+///
+/// ```
+/// use starkbatch::state::{class_leaf_hash, class_leaf_hash_batch};
+/// use starkbatch::Felt;
+/// let compiled: Vec<Felt> = (1..=5u64).map(Felt::from).collect();
+/// let mut out = vec![Felt::ZERO; compiled.len()];
+/// class_leaf_hash_batch(&compiled, &mut out);
+/// assert!(compiled.iter().zip(&out).all(|(c, leaf)| *leaf == class_leaf_hash(c)));
+/// ```
 ///
 /// # Panics
 /// If `out.len() != compiled_class_hashes.len()`.

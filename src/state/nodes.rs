@@ -40,6 +40,17 @@ impl Node {
     }
 
     /// This node's hash, computed alone.
+    ///
+    /// ```
+    /// use starkbatch::state::Node;
+    /// use starkbatch::{pedersen_hash, Felt, Pedersen};
+    /// // The storage trie holding only key 5 → 100: one edge of 251 bits, the root.
+    /// let edge = Node::Edge { child: Felt::from(100u64), path: Felt::from(5u64), length: 251 };
+    /// let want = "0x7f3b8d51706346def299eedb577ebb2a5648cd9efd6b8747678da66c4428ba8";
+    /// assert_eq!(edge.hash::<Pedersen>().to_string(), want);
+    /// let bin = Node::Binary { left: Felt::ONE, right: Felt::TWO };
+    /// assert_eq!(bin.hash::<Pedersen>(), pedersen_hash(&Felt::ONE, &Felt::TWO));
+    /// ```
     pub fn hash<H: PairHash>(&self) -> Felt {
         let [a, b] = self.pair();
         match self {
@@ -52,6 +63,18 @@ impl Node {
 /// `out[i]` = the hash of `nodes[i]`, all nodes hashed in one batch
 /// ([`PairHash::hash_batch_par`]). The formulas are applied as given (a path wider than its
 /// length is not rejected here).
+///
+/// ```
+/// use starkbatch::state::{hash_nodes, Node};
+/// use starkbatch::{Felt, Pedersen};
+/// let nodes = [
+///     Node::Binary { left: Felt::ONE, right: Felt::TWO },
+///     Node::Edge { child: Felt::from(100u64), path: Felt::from(5u64), length: 251 },
+/// ];
+/// let mut out = [Felt::ZERO; 2];
+/// hash_nodes::<Pedersen>(&nodes, &mut out);
+/// assert_eq!(out, [nodes[0].hash::<Pedersen>(), nodes[1].hash::<Pedersen>()]);
+/// ```
 ///
 /// # Panics
 /// If `out.len() != nodes.len()`.
@@ -71,6 +94,15 @@ pub fn hash_nodes<H: PairHash>(nodes: &[Node], out: &mut [Felt]) {
 }
 
 /// As [`hash_nodes`], returning a new vector.
+///
+/// ```
+/// use starkbatch::state::{hash_nodes_vec, trie_root, Node};
+/// use starkbatch::{Felt, Poseidon};
+/// // A trie of height 1 holding both keys is one binary node over the two leaves.
+/// let root = trie_root::<Poseidon>(&[(Felt::ZERO, Felt::TWO), (Felt::ONE, Felt::THREE)], 1);
+/// let node = Node::Binary { left: Felt::TWO, right: Felt::THREE };
+/// assert_eq!(hash_nodes_vec::<Poseidon>(&[node]), [root.unwrap()]);
+/// ```
 pub fn hash_nodes_vec<H: PairHash>(nodes: &[Node]) -> Vec<Felt> {
     let mut out = vec![Felt::ZERO; nodes.len()];
     hash_nodes::<H>(nodes, &mut out);

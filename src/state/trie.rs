@@ -56,6 +56,16 @@ pub struct TrieTop {
 
 impl TrieTop {
     /// The root hash of the trie: `node`, or `H(node, path) + length` when there is an edge.
+    ///
+    /// ```
+    /// use starkbatch::state::{trie_root, trie_top};
+    /// use starkbatch::{Felt, Pedersen};
+    /// let entries = [(Felt::from(5u64), Felt::from(100u64))];
+    /// let top = trie_top::<Pedersen>(&entries, 251).unwrap().unwrap();
+    /// // One leaf: the root edge runs all 251 levels down to it.
+    /// assert_eq!((top.node, top.path, top.length), (Felt::from(100u64), Felt::from(5u64), 251));
+    /// assert_eq!(top.hash::<Pedersen>(), trie_root::<Pedersen>(&entries, 251).unwrap());
+    /// ```
     pub fn hash<H: PairHash>(&self) -> Felt {
         if self.length == 0 {
             self.node
@@ -346,6 +356,20 @@ fn leaves(entries: &[(Felt, Felt)], height: u32) -> Result<Vec<Node>, TrieError>
 ///   `(k, 0)` deletes an earlier `(k, v)`.
 /// - Without duplicate keys the root does not depend on the order of `entries`.
 ///
+/// ```
+/// use starkbatch::state::{trie_root, TrieError};
+/// use starkbatch::{Felt, Pedersen};
+/// let (k, v) = (Felt::from(5u64), Felt::from(100u64));
+/// let root = trie_root::<Pedersen>(&[(k, v)], 251).unwrap();
+/// let want = "0x7f3b8d51706346def299eedb577ebb2a5648cd9efd6b8747678da66c4428ba8";
+/// assert_eq!(root.to_string(), want);
+/// // The last write to a key wins; a value of 0 deletes.
+/// assert_eq!(trie_root::<Pedersen>(&[(k, Felt::ONE), (k, v)], 251).unwrap(), root);
+/// assert_eq!(trie_root::<Pedersen>(&[(k, v), (k, Felt::ZERO)], 251).unwrap(), Felt::ZERO);
+/// let err = trie_root::<Pedersen>(&[(Felt::from(4u64), v)], 2).unwrap_err();
+/// assert_eq!(err, TrieError::KeyOutOfRange { key: Felt::from(4u64), height: 2 });
+/// ```
+///
 /// # Errors
 /// [`TrieError::InvalidHeight`] unless `1 <= height <= 251`; [`TrieError::KeyOutOfRange`] for a
 /// key not below `2^height` (never a wrong root).
@@ -357,6 +381,17 @@ pub fn trie_root<H: PairHash>(entries: &[(Felt, Felt)], height: u32) -> Result<F
 /// current level of every trie in one batch (split across rayon's threads when large).
 ///
 /// Same rules and errors as [`trie_root`] (the first error found is returned).
+///
+/// ```
+/// use starkbatch::state::{trie_root, trie_roots};
+/// use starkbatch::{Felt, Pedersen};
+/// let a = [(Felt::from(5u64), Felt::from(100u64))];
+/// let b: Vec<(Felt, Felt)> = (1..50u64).map(|k| (Felt::from(k), Felt::from(k * k))).collect();
+/// let roots = trie_roots::<Pedersen>(&[&a[..], &b[..], &[]], 251).unwrap();
+/// assert_eq!(roots[0], trie_root::<Pedersen>(&a, 251).unwrap());
+/// assert_eq!(roots[1], trie_root::<Pedersen>(&b, 251).unwrap());
+/// assert_eq!(roots[2], Felt::ZERO);
+/// ```
 pub fn trie_roots<H: PairHash>(
     tries: &[&[(Felt, Felt)]],
     height: u32,
@@ -377,6 +412,16 @@ pub fn trie_roots<H: PairHash>(
 /// `trie_top(e, h)?.map_or(Felt::ZERO, |t| t.hash::<H>()) == trie_root(e, h)?`. Used to build a
 /// trie from subtries with [`compose_tops`].
 ///
+/// ```
+/// use starkbatch::state::{trie_root, trie_top};
+/// use starkbatch::{Felt, Pedersen};
+/// let entries: Vec<_> = (1..20u64).map(|k| (Felt::from(k), Felt::ONE)).collect();
+/// let top = trie_top::<Pedersen>(&entries, 251).unwrap().unwrap();
+/// assert_eq!((top.path, top.length), (Felt::ZERO, 251 - 5)); // all keys are below 2^5
+/// assert_eq!(top.hash::<Pedersen>(), trie_root::<Pedersen>(&entries, 251).unwrap());
+/// assert_eq!(trie_top::<Pedersen>(&[], 251).unwrap(), None);
+/// ```
+///
 /// # Errors
 /// As [`trie_root`].
 pub fn trie_top<H: PairHash>(
@@ -395,6 +440,18 @@ pub fn trie_top<H: PairHash>(
 /// `tops[i]` is [`trie_top`] of the entries whose key's top `split_bits` bits equal `i`, with
 /// those keys reduced to their low `sub_height` bits (`None` for an empty range). The result
 /// equals [`trie_root`] of all the entries. See `docs/scaling.md`.
+///
+/// ```
+/// use starkbatch::state::{compose_tops, trie_root, trie_top};
+/// use starkbatch::{Felt, Pedersen};
+/// let f = |x: u64| Felt::from(x);
+/// // Height 8 = 2 split bits + subtries of height 6; key 200 = 0b11_001000 is in subtrie 3.
+/// let low = trie_top::<Pedersen>(&[(f(5), f(100))], 6).unwrap();
+/// let high = trie_top::<Pedersen>(&[(f(0b001000), f(7))], 6).unwrap();
+/// let root = compose_tops::<Pedersen>(&[low, None, None, high], 2, 6).unwrap();
+/// assert_eq!(root, trie_root::<Pedersen>(&[(f(5), f(100)), (f(200), f(7))], 8).unwrap());
+/// assert!(compose_tops::<Pedersen>(&[low, high], 2, 6).is_err()); // 2^2 tops are needed
+/// ```
 ///
 /// # Errors
 /// [`TrieError::InvalidHeight`] unless `1 <= sub_height` and `split_bits + sub_height <= 251`;

@@ -70,6 +70,16 @@ pub struct CommitStats {
 
 impl CommitStats {
     /// Every hash computed.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// let r = Store::in_memory().commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// assert_eq!(r.stats.hashes(), r.stats.pedersen_hashes + r.stats.poseidon_hashes);
+    /// assert!(r.stats.pedersen_hashes > 0);
+    /// ```
     pub fn hashes(&self) -> usize {
         self.pedersen_hashes + self.poseidon_hashes
     }

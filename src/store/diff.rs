@@ -144,6 +144,14 @@ impl StateDiff {
     }
 
     /// The number of storage writes.
+    ///
+    /// ```
+    /// use starkbatch::store::parse_state_update;
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {"storage_diffs": {
+    ///     "0x10": [{"key": "0x1", "value": "0x2"}, {"key": "0x1", "value": "0x3"}],
+    ///     "0x11": [{"key": "0x1", "value": "0x0"}]}}})).unwrap();
+    /// assert_eq!(u.state_diff.storage_writes(), 3); // overwrites and deletions included
+    /// ```
     pub fn storage_writes(&self) -> usize {
         self.storage_diffs
             .iter()

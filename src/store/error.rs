@@ -53,6 +53,13 @@ pub enum StoreError {
 
 impl StoreError {
     /// An [`InvalidDiff`](StoreError::InvalidDiff) error.
+    ///
+    /// ```
+    /// use starkbatch::store::StoreError;
+    /// let e = StoreError::invalid("storage_diffs[0].address", "not below 2^251");
+    /// assert_eq!(e.to_string(), "storage_diffs[0].address: not below 2^251");
+    /// assert!(e.is_input_error());
+    /// ```
     pub fn invalid(item: impl Into<String>, reason: impl Into<String>) -> Self {
         StoreError::InvalidDiff {
             item: item.into(),
@@ -62,6 +69,16 @@ impl StoreError {
 
     /// Whether the error is the input's fault (a bad diff, a wrong block number or revert
     /// target), as opposed to the database's.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{StateDiff, Store, StoreError};
+    /// let store = Store::in_memory();
+    /// store.commit(0, &StateDiff::default(), StateRootRule::From0_14_0).unwrap();
+    /// let e = store.revert_to(9).unwrap_err(); // a block the store does not hold
+    /// assert!(e.is_input_error());
+    /// assert!(!StoreError::Database("disk full".into()).is_input_error());
+    /// ```
     pub fn is_input_error(&self) -> bool {
         matches!(
             self,

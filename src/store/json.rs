@@ -366,6 +366,19 @@ fn update(v: &Value) -> R<StateUpdate> {
 
 /// Parses one state-update document (any of the forms in the module docs).
 ///
+/// ```
+/// use starkbatch::store::parse_state_update;
+/// use starkbatch::Felt;
+/// let u = parse_state_update(&serde_json::json!({"result": {
+///     "block_number": 7,
+///     "state_diff": {"nonces": [{"contract_address": "0x10", "nonce": "0x2"}]}
+/// }}))
+/// .unwrap();
+/// assert_eq!((u.block_number, u.state_diff.nonces[0].nonce), (Some(7), Felt::TWO));
+/// let bad = serde_json::json!({"state_diff": {"nonces": {"0x10": "0xg"}}});
+/// assert_eq!(parse_state_update(&bad).unwrap_err().path, r#"state_diff.nonces["0x10"]"#);
+/// ```
+///
 /// # Errors
 /// [`UpdateParseError`] naming the JSON path of the first bad item.
 pub fn parse_state_update(doc: &Value) -> Result<StateUpdate, UpdateParseError> {
@@ -379,6 +392,17 @@ pub fn parse_state_update(doc: &Value) -> Result<StateUpdate, UpdateParseError> 
 
 /// Parses a text holding one update, a JSON array of updates, or JSON lines (one update per
 /// line; blank lines skipped).
+///
+/// ```
+/// use starkbatch::store::parse_state_updates;
+/// let text = r#"{"block_number": 0, "state_diff": {}}
+/// {"block_number": 1, "state_diff": {"nonces": {"0x1": "0x1"}}}"#;
+/// let updates = parse_state_updates(text).unwrap(); // JSON lines
+/// assert_eq!(updates.len(), 2);
+/// assert_eq!(updates[1].block_number, Some(1));
+/// let e = parse_state_updates(r#"[{"state_diff": {}}, {"state_diff": 5}]"#).unwrap_err();
+/// assert_eq!((e.index, e.path.as_str()), (1, "state_diff"));
+/// ```
 ///
 /// # Errors
 /// [`UpdateParseError`] with the index and line of the update at fault and the JSON path in it,

@@ -22,6 +22,21 @@ pub struct LayeredReader<R> {
 
 impl<R: StoreReader> LayeredReader<R> {
     /// The database snapshot below the pending batch.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Column, Store, StoreReader};
+    /// use starkbatch::Felt;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let store = Store::open(dir.path()).unwrap(); // with a block journal
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let (view, key) = (store.view().unwrap(), Felt::from(0x10u64).to_bytes_be());
+    /// assert!(view.reader().get(Column::Contracts, &key).unwrap().is_some());
+    /// // The block is in the journal; the database gets it at the next commit or checkpoint.
+    /// assert!(view.reader().base().get(Column::Contracts, &key).unwrap().is_none());
+    /// ```
     pub fn base(&self) -> &R {
         &self.base
     }

@@ -19,11 +19,31 @@ pub struct MemoryStore {
 
 impl MemoryStore {
     /// An empty store.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{Column, MemoryStore, StateDiff, Store};
+    /// let db = MemoryStore::new();
+    /// assert!(Column::ALL.iter().all(|&c| db.len(c) == 0));
+    /// let store = Store::with_store(db);
+    /// store.commit(0, &StateDiff::default(), StateRootRule::From0_14_0).unwrap();
+    /// assert_eq!(store.database().len(Column::Meta), 1); // the latest block
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// The number of keys in `column`.
+    ///
+    /// ```
+    /// use starkbatch::store::{Column, Durability, MemoryStore, NodeStore, WriteBatch};
+    /// let db = MemoryStore::new();
+    /// let mut batch = WriteBatch::new();
+    /// batch.put(Column::Classes, vec![1], vec![2]);
+    /// batch.put(Column::Classes, vec![3], vec![4]);
+    /// db.write(&batch, Durability::Immediate).unwrap();
+    /// assert_eq!((db.len(Column::Classes), db.len(Column::Nodes)), (2, 0));
+    /// ```
     pub fn len(&self, column: Column) -> usize {
         self.read().0[column.index()].len()
     }

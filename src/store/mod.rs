@@ -214,6 +214,19 @@ impl Store<RedbStore> {
     /// Opens the store in directory `dir` (the database file [`DB_FILE`] inside it), creating
     /// both if needed.
     ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// let store = Store::open(dir.path()).unwrap();
+    /// let r = store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// drop(store); // closes the database
+    /// let latest = Store::open(dir.path()).unwrap().latest().unwrap().unwrap();
+    /// assert_eq!((latest.block_number, latest.roots), (0, r.roots));
+    /// ```
+    ///
     /// # Errors
     /// [`StoreError::Database`] if the directory or file cannot be created or opened (another
     /// process holding it open included).
@@ -225,6 +238,16 @@ impl Store<RedbStore> {
     /// As [`Store::open`], with `options`. Blocks the journal holds beyond the database's last
     /// durable commit (a crash) are committed again first, each checked against the roots it
     /// recorded.
+    ///
+    /// ```
+    /// use starkbatch::store::{Store, StoreOptions, DB_FILE};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let options = StoreOptions { history: 16, checkpoint_every: 1, ..Default::default() };
+    /// let store = Store::open_with(dir.path(), options).unwrap();
+    /// assert_eq!(store.options(), options);
+    /// assert!(store.latest().unwrap().is_none());
+    /// assert!(dir.path().join(DB_FILE).exists());
+    /// ```
     ///
     /// # Errors
     /// As [`Store::open`]; [`StoreError::Corrupt`] if the journal does not fit the database.
@@ -269,6 +292,16 @@ impl Store<RedbStore> {
 
 impl Store<MemoryStore> {
     /// An empty store in memory.
+    ///
+    /// ```
+    /// use starkbatch::store::{Store, StoreError};
+    /// use starkbatch::Felt;
+    /// let store = Store::in_memory();
+    /// assert!(store.latest().unwrap().is_none());
+    /// assert_eq!(store.view().unwrap().storage(&Felt::ONE, &Felt::ONE).unwrap(), Felt::ZERO);
+    /// let e = store.revert_to(0).unwrap_err(); // no block to go back to
+    /// assert!(matches!(e, StoreError::RevertOutOfRange { latest: None, .. }));
+    /// ```
     pub fn in_memory() -> Self {
         Store::with_store(MemoryStore::new())
     }
@@ -276,6 +309,17 @@ impl Store<MemoryStore> {
 
 impl<S: NodeStore> Store<S> {
     /// A store over the database `kv`, with default options.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{Column, MemoryStore, StateDiff, Store};
+    /// let store = Store::with_store(MemoryStore::new());
+    /// let d = StateDiff::default();
+    /// store.commit(0, &d, StateRootRule::From0_14_0).unwrap();
+    /// store.commit(1, &d, StateRootRule::From0_14_0).unwrap();
+    /// // In the database given: each block's roots, and block 1's reverse diff.
+    /// assert_eq!(store.database().len(Column::History), 3);
+    /// ```
     pub fn with_store(kv: S) -> Self {
         Store {
             kv,
@@ -286,12 +330,32 @@ impl<S: NodeStore> Store<S> {
     }
 
     /// Sets the options.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{StateDiff, Store, StoreError, StoreOptions};
+    /// let options = StoreOptions { history: 1, ..Default::default() };
+    /// let store = Store::in_memory().with_options(options);
+    /// for block in 0..3 {
+    ///     store.commit(block, &StateDiff::default(), StateRootRule::From0_14_0).unwrap();
+    /// }
+    /// // One block of history: block 1 can be restored, block 0 no longer.
+    /// assert!(matches!(store.revert_to(0), Err(StoreError::RevertOutOfRange { .. })));
+    /// assert_eq!(store.revert_to(1).unwrap().block_number, 1);
+    /// ```
     pub fn with_options(mut self, options: StoreOptions) -> Self {
         self.options = options;
         self
     }
 
     /// The options.
+    ///
+    /// ```
+    /// use starkbatch::store::{Hashing, Store, StoreOptions, DEFAULT_HISTORY};
+    /// assert_eq!(Store::in_memory().options().history, DEFAULT_HISTORY);
+    /// let scalar = StoreOptions { hashing: Hashing::Scalar, ..Default::default() };
+    /// assert_eq!(Store::in_memory().with_options(scalar).options().hashing, Hashing::Scalar);
+    /// ```
     pub fn options(&self) -> StoreOptions {
         self.options
     }
@@ -299,6 +363,18 @@ impl<S: NodeStore> Store<S> {
     /// The database. With the block journal it may lag the latest block by one (the block
     /// whose write is pending) until the next commit or [`Store::checkpoint`]; a [`View`]
     /// always shows the latest block.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Column, Store};
+    /// let store = Store::in_memory();
+    /// assert_eq!(store.database().len(Column::Contracts), 0);
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// // A store in memory has no journal: the block is in the database at once.
+    /// assert_eq!(store.database().len(Column::Contracts), 1);
+    /// ```
     pub fn database(&self) -> &S {
         &self.kv
     }
@@ -311,6 +387,20 @@ impl<S: NodeStore> Store<S> {
 
     /// Makes every committed block durable in the database itself and empties the journal
     /// (done every [`StoreOptions::checkpoint_every`] blocks, before a revert, and on drop).
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store, JOURNAL_FILE};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let store = Store::open(dir.path()).unwrap();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let journal = || std::fs::metadata(dir.path().join(JOURNAL_FILE)).unwrap().len();
+    /// assert!(journal() > 0); // the block is durable in the journal,
+    /// store.checkpoint().unwrap();
+    /// assert_eq!(journal(), 0); // now in the database itself
+    /// ```
     ///
     /// # Errors
     /// [`StoreError::Database`] if the database or the journal cannot be synced.
@@ -358,6 +448,19 @@ impl<S: NodeStore> Store<S> {
 
     /// A consistent snapshot of the latest block, for reads and proofs.
     ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// use starkbatch::Felt;
+    /// let store = Store::in_memory();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// let r = store.commit(7, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let (view, contract, key) = (store.view().unwrap(), Felt::from(0x10u64), Felt::from(5u64));
+    /// assert_eq!(view.block().unwrap().roots, r.roots);
+    /// assert_eq!(view.storage(&contract, &key).unwrap(), Felt::from(100u64));
+    /// ```
+    ///
     /// # Errors
     /// [`StoreError::Database`] or [`StoreError::Corrupt`] if the database cannot be read.
     pub fn view(&self) -> Result<View<LayeredReader<S::Reader<'_>>>, StoreError> {
@@ -365,6 +468,17 @@ impl<S: NodeStore> Store<S> {
     }
 
     /// The latest block, or `None` for an empty store.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{StateDiff, Store};
+    /// let store = Store::in_memory();
+    /// assert_eq!(store.latest().unwrap(), None);
+    /// let r = store.commit(5, &StateDiff::default(), StateRootRule::Before0_14_0).unwrap();
+    /// let latest = store.latest().unwrap().unwrap();
+    /// assert_eq!((latest.block_number, latest.oldest_revertible), (5, 5));
+    /// assert_eq!((latest.roots, latest.rule), (r.roots, StateRootRule::Before0_14_0));
+    /// ```
     ///
     /// # Errors
     /// As [`Store::view`].
@@ -377,6 +491,21 @@ impl<S: NodeStore> Store<S> {
     ///
     /// `rule` is the state-root rule of the block's Starknet version (state updates do not say
     /// it). The block is written in one transaction: on any error nothing is written.
+    ///
+    /// ```
+    /// use starkbatch::state::{state_commitment, ContractState, StateRootRule};
+    /// use starkbatch::store::{parse_state_update, Store, StoreError};
+    /// use starkbatch::Felt;
+    /// let (store, rule) = (Store::in_memory(), StateRootRule::From0_14_0);
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// let r = store.commit(0, &u.state_diff, rule).unwrap();
+    /// let storage = vec![(Felt::from(5u64), Felt::from(100u64))];
+    /// let c = ContractState { address: Felt::from(0x10u64), storage, ..Default::default() };
+    /// assert_eq!(r.roots.state_root, state_commitment(&[c], &[], rule).unwrap().state_root);
+    /// let e = store.commit(2, &u.state_diff, rule).unwrap_err(); // block 1 must come next
+    /// assert!(matches!(e, StoreError::BlockNumber { expected: 1, got: 2 }));
+    /// ```
     ///
     /// # Errors
     /// [`StoreError::BlockNumber`] for a block other than the next; [`StoreError::InvalidDiff`]
@@ -555,6 +684,20 @@ impl<S: NodeStore> Store<S> {
     /// The restored roots are recomputed from the tries and compared with the ones recorded when
     /// `target` was committed; a difference is an error and nothing is written.
     ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// use starkbatch::Felt;
+    /// let (store, rule) = (Store::in_memory(), StateRootRule::From0_14_0);
+    /// let diff = |v: &str| parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": v}]}}})).unwrap().state_diff;
+    /// let r0 = store.commit(0, &diff("0x64"), rule).unwrap();
+    /// store.commit(1, &diff("0x0"), rule).unwrap(); // deletes the key
+    /// assert_eq!(store.revert_to(0).unwrap().roots, r0.roots);
+    /// let (contract, key) = (Felt::from(0x10u64), Felt::from(5u64));
+    /// assert_eq!(store.view().unwrap().storage(&contract, &key).unwrap(), Felt::from(100u64));
+    /// ```
+    ///
     /// # Errors
     /// [`StoreError::RevertOutOfRange`] for a block outside the restorable range;
     /// [`StoreError::RootMismatch`], [`StoreError::Database`] or [`StoreError::Corrupt`].
@@ -696,11 +839,35 @@ impl<R: StoreReader> View<R> {
     }
 
     /// The block this view shows, or `None` for an empty store.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{StateDiff, Store};
+    /// let store = Store::in_memory();
+    /// assert!(store.view().unwrap().block().is_none());
+    /// let r = store.commit(3, &StateDiff::default(), StateRootRule::From0_14_0).unwrap();
+    /// let block = store.view().unwrap().block().unwrap();
+    /// assert_eq!((block.block_number, block.roots), (3, r.roots));
+    /// ```
     pub fn block(&self) -> Option<BlockInfo> {
         self.latest.map(BlockInfo::from)
     }
 
     /// The value at `key` of `contract`'s storage (0 when unset).
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// use starkbatch::Felt;
+    /// let store = Store::in_memory();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let (view, contract) = (store.view().unwrap(), Felt::from(0x10u64));
+    /// assert_eq!(view.storage(&contract, &Felt::from(5u64)).unwrap(), Felt::from(100u64));
+    /// assert_eq!(view.storage(&contract, &Felt::from(6u64)).unwrap(), Felt::ZERO); // unset
+    /// assert!(view.storage(&contract, &Felt::MAX).is_err()); // not below 2^251
+    /// ```
     ///
     /// # Errors
     /// [`StoreError::Database`] or [`StoreError::Corrupt`].
@@ -725,6 +892,19 @@ impl<R: StoreReader> View<R> {
 
     /// `contract`'s nonce (0 for an unknown contract).
     ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// use starkbatch::Felt;
+    /// let store = Store::in_memory();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "nonces": {"0x10": "0x3"}}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let view = store.view().unwrap();
+    /// assert_eq!(view.nonce(&Felt::from(0x10u64)).unwrap(), Felt::from(3u64));
+    /// assert_eq!(view.nonce(&Felt::from(0x11u64)).unwrap(), Felt::ZERO); // no such contract
+    /// ```
+    ///
     /// # Errors
     /// As [`View::storage`].
     pub fn nonce(&self, contract: &Felt) -> Result<Felt, StoreError> {
@@ -732,6 +912,20 @@ impl<R: StoreReader> View<R> {
     }
 
     /// `contract`'s class hash (0 for an unknown contract).
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// use starkbatch::Felt;
+    /// let store = Store::in_memory();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "deployed_contracts": [{"address": "0x10", "class_hash": "0x7"}],
+    ///     "replaced_classes": [{"contract_address": "0x10", "class_hash": "0x8"}]}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let view = store.view().unwrap();
+    /// assert_eq!(view.class_hash(&Felt::from(0x10u64)).unwrap(), Felt::from(8u64)); // replaced
+    /// assert_eq!(view.class_hash(&Felt::from(0x11u64)).unwrap(), Felt::ZERO);
+    /// ```
     ///
     /// # Errors
     /// As [`View::storage`].
@@ -743,6 +937,18 @@ impl<R: StoreReader> View<R> {
 
     /// `contract`'s storage root (0 for an unknown contract or empty storage).
     ///
+    /// ```
+    /// use starkbatch::state::{trie_root, StateRootRule};
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// use starkbatch::{Felt, Pedersen};
+    /// let store = Store::in_memory();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let want = trie_root::<Pedersen>(&[(Felt::from(5u64), Felt::from(100u64))], 251).unwrap();
+    /// assert_eq!(store.view().unwrap().storage_root(&Felt::from(0x10u64)).unwrap(), want);
+    /// ```
+    ///
     /// # Errors
     /// As [`View::storage`].
     pub fn storage_root(&self, contract: &Felt) -> Result<Felt, StoreError> {
@@ -752,6 +958,19 @@ impl<R: StoreReader> View<R> {
     }
 
     /// The compiled class hash of `class_hash` (0 if it is not declared).
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, Store};
+    /// use starkbatch::Felt;
+    /// let store = Store::in_memory();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {"declared_classes": [
+    ///     {"class_hash": "0xc1", "compiled_class_hash": "0xcc"}]}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let view = store.view().unwrap();
+    /// assert_eq!(view.compiled_class_hash(&Felt::from(0xc1u64)).unwrap(), Felt::from(0xccu64));
+    /// assert_eq!(view.compiled_class_hash(&Felt::from(0xc2u64)).unwrap(), Felt::ZERO);
+    /// ```
     ///
     /// # Errors
     /// As [`View::storage`].
@@ -768,6 +987,21 @@ impl<R: StoreReader> View<R> {
     /// The proof of `request` at this view's block, shaped as the JSON-RPC
     /// `starknet_getStorageProof` result (module docs of [`StorageProof`]); check it with
     /// [`StorageProof::verify`].
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{parse_state_update, ProofRequest, Store};
+    /// use starkbatch::Felt;
+    /// let (store, rule) = (Store::in_memory(), StateRootRule::From0_14_0);
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "deployed_contracts": [{"address": "0x10", "class_hash": "0x7"}]}})).unwrap();
+    /// let r = store.commit(0, &u.state_diff, rule).unwrap();
+    /// let req = ProofRequest { contract_addresses: vec![0x10u64.into()], ..Default::default() };
+    /// let proof = store.view().unwrap().storage_proof(&req).unwrap();
+    /// let proven = proof.verify(&req, &r.roots.state_root, rule).unwrap();
+    /// assert_eq!(proven.contracts[0].class_hash, Felt::from(7u64));
+    /// assert!(Store::in_memory().view().unwrap().storage_proof(&req).is_err()); // empty store
+    /// ```
     ///
     /// # Errors
     /// [`StoreError::InvalidDiff`] naming the request item that is not below 2^251;
@@ -791,6 +1025,20 @@ impl<R: StoreReader> View<R> {
     }
 
     /// The underlying snapshot.
+    ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{Column, StateDiff, Store, StoreReader};
+    /// let store = Store::in_memory();
+    /// store.commit(0, &StateDiff::default(), StateRootRule::From0_14_0).unwrap();
+    /// let view = store.view().unwrap();
+    /// let mut history = 0;
+    /// view.reader().scan(Column::History, &[], &mut |_, _| {
+    ///     history += 1;
+    ///     true
+    /// }).unwrap();
+    /// assert_eq!(history, 1); // block 0's roots
+    /// ```
     pub fn reader(&self) -> &R {
         &self.reader
     }

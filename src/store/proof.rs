@@ -50,6 +50,18 @@ pub enum ProofNodeKind {
 
 impl ProofNodeKind {
     /// The node's hash under `H`.
+    ///
+    /// ```
+    /// use starkbatch::store::ProofNodeKind;
+    /// use starkbatch::{poseidon_hash, Felt, Pedersen, Poseidon};
+    /// let (child, path) = (Felt::from(100u64), Felt::from(5u64));
+    /// // The root of the storage trie holding only key 5 → 100.
+    /// let edge = ProofNodeKind::Edge { child, path, length: 251 };
+    /// let want = "0x7f3b8d51706346def299eedb577ebb2a5648cd9efd6b8747678da66c4428ba8";
+    /// assert_eq!(edge.hash::<Pedersen>().to_string(), want);
+    /// let bin = ProofNodeKind::Binary { left: child, right: path };
+    /// assert_eq!(bin.hash::<Poseidon>(), poseidon_hash(child, path));
+    /// ```
     pub fn hash<H: PairHash>(&self) -> Felt {
         match *self {
             ProofNodeKind::Binary { left, right } => H::hash(&left, &right),
@@ -172,6 +184,20 @@ impl std::error::Error for ProofError {}
 ///
 /// Nodes may come in any order and may include nodes of other keys' paths (as one JSON-RPC
 /// proof lists the nodes of several keys).
+///
+/// ```
+/// use starkbatch::store::{verify, ProofError, ProofNode, ProofNodeKind};
+/// use starkbatch::{Felt, Pedersen};
+/// // The trie holding only key 5 → 100: its root is one edge node.
+/// let (k, v) = (Felt::from(5u64), Felt::from(100u64));
+/// let node = ProofNodeKind::Edge { child: v, path: k, length: 251 };
+/// let root = node.hash::<Pedersen>();
+/// let proof = [ProofNode { hash: root, node }];
+/// assert_eq!(verify::<Pedersen>(root, &k, &proof), Ok(v));
+/// assert_eq!(verify::<Pedersen>(root, &Felt::from(6u64), &proof), Ok(Felt::ZERO)); // absent
+/// let forged = [ProofNode { hash: root, node: ProofNodeKind::Binary { left: v, right: k } }];
+/// assert_eq!(verify::<Pedersen>(root, &k, &forged), Err(ProofError::BadNodeHash(root)));
+/// ```
 ///
 /// # Errors
 /// [`ProofError`] if a node on the path is missing, malformed or has a wrong hash.

@@ -28,6 +28,19 @@ pub struct RedbStore {
 impl RedbStore {
     /// Opens the database file at `path`, creating it (and its tables) if it does not exist.
     ///
+    /// ```
+    /// use starkbatch::state::StateRootRule;
+    /// use starkbatch::store::{RedbStore, StateDiff, Store};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("state.redb");
+    /// let store = Store::with_store(RedbStore::open(&path).unwrap()); // every commit synced
+    /// store.commit(0, &StateDiff::default(), StateRootRule::From0_14_0).unwrap();
+    /// drop(store);
+    /// let reopened = Store::with_store(RedbStore::open(&path).unwrap());
+    /// assert_eq!(reopened.latest().unwrap().unwrap().block_number, 0);
+    /// assert!(RedbStore::open(dir.path()).is_err()); // a directory, not a database file
+    /// ```
+    ///
     /// # Errors
     /// [`StoreError::Database`] if the file cannot be opened or created, is not a redb
     /// database, or is open in another process.

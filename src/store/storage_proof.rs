@@ -181,6 +181,22 @@ impl StorageProof {
     /// Checks the proof of `req` against `state_root` (computed with `rule`) and returns the
     /// values it proves. Uses nothing but the proof: every node's hash is recomputed.
     ///
+    /// ```
+    /// use starkbatch::store::{parse_state_update, ContractStorageKeys, ProofRequest, Store};
+    /// use starkbatch::{state::StateRootRule, store::ProofError, Felt};
+    /// let (store, rule) = (Store::in_memory(), StateRootRule::From0_14_0);
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// let root = store.commit(0, &u.state_diff, rule).unwrap().roots.state_root;
+    /// let (c, k) = (Felt::from(0x10u64), Felt::from(5u64));
+    /// let keys = ContractStorageKeys { contract_address: c, storage_keys: vec![k] };
+    /// let mut req = ProofRequest { contract_addresses: vec![c], ..Default::default() };
+    /// req.contracts_storage_keys.push(keys);
+    /// let proof = store.view().unwrap().storage_proof(&req).unwrap();
+    /// assert_eq!(proof.verify(&req, &root, rule).unwrap().storage[0][0], Felt::from(100u64));
+    /// assert_eq!(proof.verify(&req, &Felt::ONE, rule), Err(ProofError::RootMismatch));
+    /// ```
+    ///
     /// # Errors
     /// [`ProofError::RootMismatch`] if the global roots do not give `state_root`;
     /// [`ProofError::LeafMismatch`] if a contract's leaf data is not its proven leaf;
@@ -254,6 +270,21 @@ impl StorageProof {
     /// `{"node_hash", "node"}` with binary nodes `{"left", "right"}` and edges
     /// `{"path", "length", "child"}`, felts as `0x` hex (no block hash: the store does not know
     /// it).
+    ///
+    /// ```
+    /// use starkbatch::store::{parse_state_update, ContractStorageKeys, ProofRequest, Store};
+    /// use starkbatch::{state::StateRootRule, Felt};
+    /// let store = Store::in_memory();
+    /// let u = parse_state_update(&serde_json::json!({"state_diff": {
+    ///     "storage_diffs": {"0x10": [{"key": "0x5", "value": "0x64"}]}}})).unwrap();
+    /// store.commit(0, &u.state_diff, StateRootRule::From0_14_0).unwrap();
+    /// let (c, k) = (Felt::from(0x10u64), Felt::from(5u64));
+    /// let keys = ContractStorageKeys { contract_address: c, storage_keys: vec![k] };
+    /// let req = ProofRequest { contracts_storage_keys: vec![keys], ..Default::default() };
+    /// let json = store.view().unwrap().storage_proof(&req).unwrap().to_json();
+    /// let node = &json["contracts_storage_proofs"][0][0]["node"]; // one edge: 5 → 0x64
+    /// assert_eq!(node, &serde_json::json!({"path": "0x5", "length": 251, "child": "0x64"}));
+    /// ```
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         fn hex(f: &Felt) -> String {

@@ -52,11 +52,30 @@ impl Workload {
     };
 
     /// The fee token's address.
+    ///
+    /// ```
+    /// use starkbatch::store::workload::Workload;
+    /// let w = Workload::SMALL;
+    /// assert_eq!(w.fee_token(), Workload::MAINNET.fee_token()); // the same in every workload
+    /// assert_eq!(w.pre_state().0[0].address, w.fee_token());
+    /// let block = w.block(0);
+    /// assert_eq!(block.storage_diffs[0].address, w.fee_token());
+    /// assert_eq!(block.storage_diffs[0].storage_entries.len() as u64, w.writes / 3);
+    /// ```
     pub fn fee_token(&self) -> Felt {
         felt251(0xfee, 0)
     }
 
     /// Contract `i`'s address (`i < contracts`, or above for contracts deployed by blocks).
+    ///
+    /// ```
+    /// use starkbatch::store::workload::Workload;
+    /// let w = Workload::SMALL;
+    /// let (contracts, _) = w.pre_state();
+    /// assert_eq!(contracts.len() as u64, 1 + w.contracts); // the fee token first
+    /// assert_eq!(contracts[1 + 7].address, w.contract(7));
+    /// assert_ne!(w.contract(7), w.contract(8));
+    /// ```
     pub fn contract(&self, i: u64) -> Felt {
         felt251(0xc0, i)
     }
@@ -70,6 +89,16 @@ impl Workload {
     }
 
     /// The pre-state, in [`state_commitment`](crate::state::state_commitment)'s form.
+    ///
+    /// ```
+    /// use starkbatch::store::workload::Workload;
+    /// let w = Workload::SMALL;
+    /// let (contracts, classes) = w.pre_state();
+    /// assert_eq!(contracts[0].storage.len() as u64, w.fee_token_keys);
+    /// assert_eq!(contracts[1].storage.len() as u64, w.keys_per_contract);
+    /// assert_eq!(classes.len() as u64, w.classes);
+    /// assert_eq!(w.pre_state(), (contracts, classes)); // deterministic
+    /// ```
     pub fn pre_state(&self) -> (Vec<ContractState>, Vec<DeclaredClass>) {
         let mut contracts = Vec::with_capacity(self.contracts as usize + 1);
         let value = |c: u64, i: u64| Felt::from(mix(c ^ mix(i)) | 1);
@@ -102,6 +131,16 @@ impl Workload {
 
     /// Block `i`'s diff (`i = 0, 1, ...` after the pre-state). Blocks are meant to be applied in
     /// order; a block's new keys are indices no earlier block used.
+    ///
+    /// ```
+    /// use starkbatch::store::workload::Workload;
+    /// let w = Workload::SMALL;
+    /// let b = w.block(0);
+    /// assert_eq!(b.storage_writes() as u64, w.writes);
+    /// assert!(b.check().is_ok()); // valid input for a commit
+    /// assert_eq!(w.block(0), b); // deterministic
+    /// assert_ne!(w.block(1), b);
+    /// ```
     pub fn block(&self, i: u64) -> StateDiff {
         let mut r = mix(i ^ 0xb10c);
         let mut next = || {
@@ -170,6 +209,19 @@ impl Workload {
 
     /// The pre-state as one diff (for [`Store::commit`](super::Store::commit) or
     /// [`Store::import`](super::Store::import) on an empty store).
+    ///
+    /// ```
+    /// use starkbatch::state::{state_commitment, StateRootRule};
+    /// use starkbatch::store::{workload::Workload, Store};
+    /// let w = Workload {
+    ///     fee_token_keys: 20, contracts: 5, keys_per_contract: 8, ..Workload::SMALL
+    /// };
+    /// let (contracts, classes) = w.pre_state();
+    /// let rule = StateRootRule::From0_14_0;
+    /// let r = Store::in_memory().commit(0, &w.pre_state_diff(), rule).unwrap();
+    /// let full = state_commitment(&contracts, &classes, rule).unwrap();
+    /// assert_eq!(r.roots.state_root, full.state_root);
+    /// ```
     pub fn pre_state_diff(&self) -> StateDiff {
         let (contracts, classes) = self.pre_state();
         StateDiff::from_state(&contracts, &classes)
