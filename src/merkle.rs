@@ -48,6 +48,14 @@ pub const PAR_MIN_LEAVES: usize = 1 << 12;
 ///
 /// Uses the current rayon thread pool for large trees and at most `⌈N/2⌉` felts of extra memory.
 /// Without the `std` feature: [`root_seq`].
+///
+/// ```
+/// use starkbatch::{merkle, Felt, Poseidon};
+/// let leaves: Vec<Felt> = (1..=5u64).map(Felt::from).collect();
+/// let expected = Felt::from_hex("0x28a9ce321d9112d7196f0d6f5058cc39802058296cfb0f236d77afe94ab77cd");
+/// assert_eq!(merkle::root::<Poseidon>(&leaves), expected.unwrap());
+/// assert_eq!(merkle::root::<Poseidon>(&[]), Felt::ZERO);
+/// ```
 pub fn root<H: PairHash>(leaves: &[Felt]) -> Felt {
     #[cfg(not(feature = "std"))]
     return root_seq::<H>(leaves);
@@ -78,6 +86,15 @@ fn root_par<H: PairHash>(leaves: &[Felt]) -> Felt {
 }
 
 /// As [`root`], always on the calling thread.
+///
+/// ```
+/// use starkbatch::{merkle, poseidon_hash, Felt, Poseidon};
+/// let l: Vec<Felt> = (1..=3u64).map(Felt::from).collect();
+/// // Three leaves: the odd last node is carried up unchanged.
+/// let by_hand = poseidon_hash(poseidon_hash(l[0], l[1]), l[2]);
+/// assert_eq!(merkle::root_seq::<Poseidon>(&l), by_hand);
+/// assert_eq!(merkle::root_seq::<Poseidon>(&l), merkle::root::<Poseidon>(&l));
+/// ```
 pub fn root_seq<H: PairHash>(leaves: &[Felt]) -> Felt {
     let n = leaves.len();
     if n <= 1 {
@@ -93,6 +110,14 @@ pub fn root_seq<H: PairHash>(leaves: &[Felt]) -> Felt {
 /// then `root_from_subtree_roots::<H>(&[root(chunk_0), …])` equals `root::<H>(leaves)`: the
 /// subtree roots are exactly the nodes of level `k`. This is how a tree too large for one
 /// machine is built from independently computed parts (`docs/scaling.md`).
+///
+/// ```
+/// use starkbatch::{merkle, Felt, Pedersen};
+/// let leaves: Vec<Felt> = (0..11u64).map(Felt::from).collect();
+/// let tops: Vec<Felt> = leaves.chunks(4).map(merkle::root::<Pedersen>).collect();
+/// let whole = merkle::root::<Pedersen>(&leaves);
+/// assert_eq!(merkle::root_from_subtree_roots::<Pedersen>(&tops), whole);
+/// ```
 pub fn root_from_subtree_roots<H: PairHash>(subtree_roots: &[Felt]) -> Felt {
     root::<H>(subtree_roots)
 }
@@ -209,6 +234,15 @@ impl<H: PairHash> fmt::Debug for MerkleTree<H> {
 
 impl<H: PairHash> MerkleTree<H> {
     /// Builds the tree; each level is hashed as one batch ([`PairHash::hash_batch_par`]).
+    ///
+    /// ```
+    /// use starkbatch::merkle::{self, MerkleTree};
+    /// use starkbatch::{Felt, Poseidon};
+    /// let leaves: Vec<Felt> = (1..=5u64).map(Felt::from).collect();
+    /// let tree = MerkleTree::<Poseidon>::new(leaves.clone());
+    /// assert_eq!(tree.root(), merkle::root::<Poseidon>(&leaves));
+    /// assert_eq!((tree.leaf_count(), tree.leaves()), (5, &leaves[..]));
+    /// ```
     pub fn new(leaves: Vec<Felt>) -> Self {
         let mut levels = vec![leaves];
         while levels.last().map_or(0, Vec::len) > 1 {
@@ -229,16 +263,35 @@ impl<H: PairHash> MerkleTree<H> {
     }
 
     /// The number of leaves.
+    ///
+    /// ```
+    /// use starkbatch::merkle::MerkleTree;
+    /// use starkbatch::{Felt, Poseidon};
+    /// assert_eq!(MerkleTree::<Poseidon>::new(vec![Felt::ONE; 3]).leaf_count(), 3);
+    /// ```
     pub fn leaf_count(&self) -> usize {
         self.levels[0].len()
     }
 
     /// The leaves.
+    ///
+    /// ```
+    /// use starkbatch::merkle::MerkleTree;
+    /// use starkbatch::{Felt, Poseidon};
+    /// assert_eq!(MerkleTree::<Poseidon>::new(vec![Felt::TWO]).leaves(), &[Felt::TWO]);
+    /// ```
     pub fn leaves(&self) -> &[Felt] {
         &self.levels[0]
     }
 
     /// The root (`0` for an empty tree, the leaf for a one-leaf tree).
+    ///
+    /// ```
+    /// use starkbatch::merkle::MerkleTree;
+    /// use starkbatch::{Felt, Poseidon};
+    /// assert_eq!(MerkleTree::<Poseidon>::new(vec![]).root(), Felt::ZERO);
+    /// assert_eq!(MerkleTree::<Poseidon>::new(vec![Felt::TWO]).root(), Felt::TWO);
+    /// ```
     pub fn root(&self) -> Felt {
         match self.levels.last() {
             Some(top) if top.len() == 1 => top[0],
@@ -247,6 +300,16 @@ impl<H: PairHash> MerkleTree<H> {
     }
 
     /// The inclusion proof of leaf `index`.
+    ///
+    /// ```
+    /// use starkbatch::merkle::{verify_proof, MerkleTree};
+    /// use starkbatch::{Felt, Poseidon};
+    /// let leaves: Vec<Felt> = (1..=5u64).map(Felt::from).collect();
+    /// let tree = MerkleTree::<Poseidon>::new(leaves.clone());
+    /// let proof = tree.proof(2).unwrap();
+    /// assert!(verify_proof::<Poseidon>(&tree.root(), &leaves[2], 2, &proof));
+    /// assert!(tree.proof(5).is_err());
+    /// ```
     pub fn proof(&self, index: usize) -> Result<MerkleProof, MerkleError> {
         let leaf_count = self.leaf_count();
         if index >= leaf_count {
@@ -271,6 +334,17 @@ impl<H: PairHash> MerkleTree<H> {
 /// Whether `proof` shows that `leaf` is leaf number `index` of a tree of `proof.leaf_count`
 /// leaves with root `root`. Never panics; a malformed proof (wrong length, index out of range)
 /// gives `false`.
+///
+/// ```
+/// use starkbatch::merkle::{verify_proof, MerkleTree};
+/// use starkbatch::{Felt, Pedersen};
+/// let leaves: Vec<Felt> = (10..17u64).map(Felt::from).collect();
+/// let tree = MerkleTree::<Pedersen>::new(leaves.clone());
+/// let proof = tree.proof(6).unwrap();
+/// assert!(verify_proof::<Pedersen>(&tree.root(), &leaves[6], 6, &proof));
+/// assert!(!verify_proof::<Pedersen>(&tree.root(), &leaves[5], 6, &proof));
+/// assert!(!verify_proof::<Pedersen>(&tree.root(), &leaves[6], 5, &proof));
+/// ```
 pub fn verify_proof<H: PairHash>(
     root: &Felt,
     leaf: &Felt,
