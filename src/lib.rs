@@ -40,6 +40,7 @@ extern crate std;
 // Layers, imported one way: field → backend → poseidon/pedersen/curve → ecdsa/merkle/state → store.
 mod backend;
 pub mod batch;
+pub mod blake2s;
 #[cfg(feature = "std")]
 #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod class_hash;
@@ -61,6 +62,7 @@ mod sync;
 
 pub use backend::{Backend, BackendError, BACKEND_ENV};
 pub use batch::*;
+pub use blake2s::blake2s_hash_many;
 pub use ecdsa::{
     get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
     Scalar, SignError, Signature, VerifyError,

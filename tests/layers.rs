@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["sync"],
     &["field"],
     &["backend"],
-    &["poseidon", "curve"],
+    &["poseidon", "curve", "blake2s"],
     &["pedersen", "ecdsa"],
     &["batch"],
     &["hash", "input", "interop"],
@@ -34,6 +34,7 @@ fn resolve(first: &str, modules: &BTreeSet<String>) -> String {
         f if f.contains("_batch") => "batch".to_string(),
         f if f.starts_with("poseidon_") => "poseidon".to_string(),
         f if f.starts_with("pedersen_") => "pedersen".to_string(),
+        f if f.starts_with("blake2s_") => "blake2s".to_string(),
         other => format!("crate::{other}"),
     }
 }

@@ -27,13 +27,20 @@ pub(crate) mod packed;
 pub(crate) mod pair;
 pub(crate) mod portable;
 pub(crate) mod select;
+pub(crate) mod words;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2_words;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512_words;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod neon;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon_words;
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;

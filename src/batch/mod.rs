@@ -25,6 +25,7 @@
 //! }
 //! ```
 
+mod blake2s;
 pub(crate) mod comb_entry;
 pub(crate) mod curve_entry;
 pub(crate) mod drivers;
@@ -34,6 +35,9 @@ mod points;
 mod public_keys;
 mod verify;
 
+pub use blake2s::blake2s_hash_many_batch;
+#[cfg(feature = "std")]
+pub use blake2s::blake2s_hash_many_batch_par;
 pub use pedersen::{pedersen_hash_array_batch, pedersen_hash_batch};
 #[cfg(feature = "std")]
 pub use pedersen::{pedersen_hash_array_batch_par, pedersen_hash_batch_par};
