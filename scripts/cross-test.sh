@@ -24,7 +24,7 @@ if [ "$need_install" = 1 ]; then
         gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 fi
 
-TESTS=(--lib --test backends --test curve_batch --test ecdsa_batch --test blake2s)
+TESTS=(--lib --test backends --test curve_batch --test ecdsa_batch --test blake2s --test class_hash_v2)
 # Emulated runs: fewer random cases, no fat LTO (the link dominates otherwise).
 EMU_ENV=(PROPTEST_CASES="${PROPTEST_CASES:-8}" CARGO_PROFILE_RELEASE_LTO=false
          CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16)

@@ -146,6 +146,22 @@ impl<'a> Source<'a> {
             self.at += 1;
             j += 1;
         }
+        // Whole felts while at least eight words are free: straight-line stores.
+        while j <= 8 && self.pos < self.felts.len() {
+            let (w, n) = felt_words(&self.felts[self.pos]);
+            self.pos += 1;
+            let rows = &mut m[j..j + 8];
+            if n == 8 {
+                for (row, word) in rows.iter_mut().zip(w) {
+                    row[lane] = word;
+                }
+            } else {
+                rows[0][lane] = w[0];
+                rows[1][lane] = w[1];
+            }
+            j += n;
+        }
+        // The rest of the block, where a felt may straddle into the next one.
         while j < 16 && self.pos < self.felts.len() {
             let (w, n) = felt_words(&self.felts[self.pos]);
             self.pos += 1;

@@ -35,6 +35,14 @@
 //! `bytecode_segment_lengths`, otherwise a tree of segment hashes where each list node hashes
 //! to `1 + poseidon_hash_many([len_0, hash_0, ...])`.
 //!
+//! **Compiled class hash v2** (Starknet 0.14.1 and later; the class trie's leaves): the same
+//! structure, prefix `short_string("COMPILED_CLASS_V1")` included, with every
+//! `poseidon_hash_many` replaced by [`blake2s_hash_many`](crate::blake2s_hash_many) (Blake2s
+//! over the felts' 32-bit word encoding, `crate::blake2s`). Source: the sequencer's
+//! `starknet_api/src/contract_class/compiled_class_hash.rs` (`HashVersion::V2`) and the OS's
+//! `blake_compiled_class_hash.cairo`. The leaves of a segmented bytecode are hashed side by side
+//! in SIMD lanes ([`blake2s_hash_many_batch`](crate::blake2s_hash_many_batch)).
+//!
 //! **Sizes and inputs.** Felts are `0x`-prefixed hex strings below p (anything else is an
 //! error naming the field and index); `function_idx` and `offset` are JSON integers below 2^64;
 //! builtin names are ASCII of at most 31 characters. Fields the hashes do not use (`hints`,
@@ -60,7 +68,7 @@ mod segments;
 pub use encode::sn_keccak;
 pub use error::{ClassHashError, Position};
 
-use crate::{poseidon_hash_many, Felt};
+use crate::{blake2s_hash_many, poseidon_hash_many, Backend, Felt};
 use encode::normalize_address;
 use parse::{Abi, Entry, Mode, RawClass};
 use std::string::String;
@@ -71,6 +79,44 @@ const CONTRACT_CLASS_V0_1_0: Felt =
     Felt::from_hex_unchecked("0x434f4e54524143545f434c4153535f56302e312e30");
 /// `short_string("COMPILED_CLASS_V1")` (checked in the tests against the encoding).
 const COMPILED_CLASS_V1: Felt = Felt::from_hex_unchecked("0x434f4d50494c45445f434c4153535f5631");
+
+/// The hash function of a compiled class hash version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flavor {
+    /// v1: Poseidon.
+    Poseidon,
+    /// v2: Blake2s over felts.
+    Blake2s,
+}
+
+impl Flavor {
+    fn hash(self, felts: &[Felt]) -> Felt {
+        match self {
+            Flavor::Poseidon => poseidon_hash_many(felts),
+            Flavor::Blake2s => blake2s_hash_many(felts),
+        }
+    }
+
+    /// Every message at once on the current backend, on the rayon pool when `par`.
+    fn hash_batch(self, messages: &[&[Felt]], out: &mut [Felt], par: bool) {
+        let b = Backend::current();
+        match (self, par) {
+            (Flavor::Poseidon, false) => b.poseidon_hash_many_batch(messages, out),
+            (Flavor::Poseidon, true) => b.poseidon_hash_many_batch_par(messages, out),
+            (Flavor::Blake2s, false) => b.blake2s_hash_many_batch(messages, out),
+            (Flavor::Blake2s, true) => b.blake2s_hash_many_batch_par(messages, out),
+        }
+    }
+}
+
+/// Both compiled class hashes of one CASM class, from one parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompiledClassHashes {
+    /// v1 (Poseidon), as declared before Starknet 0.14.1.
+    pub v1: Felt,
+    /// v2 (Blake2s), the class trie's leaves from Starknet 0.14.1.
+    pub v2: Felt,
+}
 
 /// Which kind of class a JSON document holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,7 +146,50 @@ pub fn sierra_class_hash(json: &str) -> Result<Felt, ClassHashError> {
 /// not below p, a builtin name that is not a short string, or `bytecode_segment_lengths` that do
 /// not fit the bytecode.
 pub fn compiled_class_hash(json: &str) -> Result<Felt, ClassHashError> {
-    compiled_from_raw(parse::parse(json, Mode::Compiled)?)
+    compiled_from_raw(&parse::parse(json, Mode::Compiled)?, Flavor::Poseidon)
+}
+
+/// The compiled class hash v2 (Blake2s; Starknet 0.14.1 and later) of a CASM class given as
+/// JSON: the hash the class trie's leaves carry (see the module docs).
+///
+/// ```
+/// use starkbatch::class_hash::compiled_class_hash_v2;
+/// // A class with no bytecode and no entry points. Its v2 hash is the one pathfinder's table
+/// // of migrated mainnet classes (crates/casm-hashes) gives for such classes.
+/// let json = r#"{"prime": "0x800000000000011000000000000000000000000000000000000000000000001",
+///   "compiler_version": "2.6.2", "bytecode": [], "bytecode_segment_lengths": 0, "hints": [],
+///   "entry_points_by_type": {"EXTERNAL": [], "L1_HANDLER": [], "CONSTRUCTOR": []}}"#;
+/// assert_eq!(
+///     compiled_class_hash_v2(json).unwrap().to_string(),
+///     "0x6ee46561691e785d643a8296b9bf08008e432df405a1a4beb6ed784541b571c"
+/// );
+/// ```
+///
+/// # Errors
+/// As [`compiled_class_hash`].
+pub fn compiled_class_hash_v2(json: &str) -> Result<Felt, ClassHashError> {
+    compiled_from_raw(&parse::parse(json, Mode::Compiled)?, Flavor::Blake2s)
+}
+
+/// Both compiled class hashes, v1 and v2, of a CASM class given as JSON, parsing it once.
+///
+/// ```
+/// use starkbatch::class_hash::{compiled_class_hash, compiled_class_hash_v2, compiled_class_hashes};
+/// let json = r#"{"bytecode": ["0x1", "0x2"], "entry_points_by_type": {"EXTERNAL": [],
+///   "L1_HANDLER": [], "CONSTRUCTOR": [{"selector": "0x5", "offset": 0, "builtins": ["range_check"]}]}}"#;
+/// let both = compiled_class_hashes(json).unwrap();
+/// assert_eq!(both.v1, compiled_class_hash(json).unwrap());
+/// assert_eq!(both.v2, compiled_class_hash_v2(json).unwrap());
+/// ```
+///
+/// # Errors
+/// As [`compiled_class_hash`].
+pub fn compiled_class_hashes(json: &str) -> Result<CompiledClassHashes, ClassHashError> {
+    let raw = parse::parse(json, Mode::Compiled)?;
+    Ok(CompiledClassHashes {
+        v1: compiled_from_raw(&raw, Flavor::Poseidon)?,
+        v2: compiled_from_raw(&raw, Flavor::Blake2s)?,
+    })
 }
 
 /// Recognises the kind of class from its content (`sierra_program` → Sierra, `bytecode` →
@@ -114,7 +203,10 @@ pub fn class_hash(json: &str) -> Result<(ClassKind, Felt), ClassHashError> {
     let raw = parse::parse(json, Mode::Detect)?;
     match (raw.sierra_program.is_some(), raw.bytecode.is_some()) {
         (true, false) => Ok((ClassKind::Sierra, sierra_from_raw(raw)?)),
-        (false, true) => Ok((ClassKind::Compiled, compiled_from_raw(raw)?)),
+        (false, true) => Ok((
+            ClassKind::Compiled,
+            compiled_from_raw(&raw, Flavor::Poseidon)?,
+        )),
         (true, true) => Err(ClassHashError::UnknownClassKind {
             reason: "it has both `sierra_program` and `bytecode`",
         }),
@@ -192,7 +284,7 @@ fn sierra_entries_hash(entries: &[Entry], kind: &str) -> Result<Felt, ClassHashE
     Ok(poseidon_hash_many(&flat))
 }
 
-fn compiled_entries_hash(entries: &[Entry], kind: &str) -> Result<Felt, ClassHashError> {
+fn compiled_entries_hash(h: Flavor, entries: &[Entry], kind: &str) -> Result<Felt, ClassHashError> {
     let mut flat = Vec::with_capacity(3 * entries.len());
     for (i, e) in entries.iter().enumerate() {
         let offset = e
@@ -204,21 +296,22 @@ fn compiled_entries_hash(entries: &[Entry], kind: &str) -> Result<Felt, ClassHas
             .ok_or_else(|| missing(&entry_field(kind, i, "builtins")))?;
         flat.push(e.selector);
         flat.push(Felt::from(offset));
-        flat.push(poseidon_hash_many(builtins));
+        flat.push(h.hash(builtins));
     }
-    Ok(poseidon_hash_many(&flat))
+    Ok(h.hash(&flat))
 }
 
-fn compiled_from_raw(raw: RawClass<'_>) -> Result<Felt, ClassHashError> {
-    let bytecode = raw.bytecode.ok_or_else(|| missing("bytecode"))?;
+fn compiled_from_raw(raw: &RawClass<'_>, h: Flavor) -> Result<Felt, ClassHashError> {
+    let bytecode = raw.bytecode.as_ref().ok_or_else(|| missing("bytecode"))?;
     let eps = raw
         .entry_points
+        .as_ref()
         .ok_or_else(|| missing("entry_points_by_type"))?;
-    let external = compiled_entries_hash(&eps.external, "EXTERNAL")?;
-    let l1_handler = compiled_entries_hash(&eps.l1_handler, "L1_HANDLER")?;
-    let constructor = compiled_entries_hash(&eps.constructor, "CONSTRUCTOR")?;
-    let bytecode_hash = segments::bytecode_hash(&bytecode, raw.segment_lengths.as_ref())?;
-    Ok(poseidon_hash_many(&[
+    let external = compiled_entries_hash(h, &eps.external, "EXTERNAL")?;
+    let l1_handler = compiled_entries_hash(h, &eps.l1_handler, "L1_HANDLER")?;
+    let constructor = compiled_entries_hash(h, &eps.constructor, "CONSTRUCTOR")?;
+    let bytecode_hash = segments::bytecode_hash(h, bytecode, raw.segment_lengths.as_ref())?;
+    Ok(h.hash(&[
         COMPILED_CLASS_V1,
         external,
         l1_handler,

@@ -1,15 +1,17 @@
 //! The bytecode hash of a compiled (CASM) class, with or without `bytecode_segment_lengths`.
 //!
-//! Rule (cairo-lang `compiled_class_hash.py` / `compiled_class_hash_objects.py`, v0.13.1+):
+//! Rule (cairo-lang `compiled_class_hash.py` / `compiled_class_hash_objects.py`, v0.13.1+; for
+//! v2 the sequencer's `starknet_api::contract_class::compiled_class_hash`), with `H` the
+//! version's hash (`poseidon_hash_many` for v1, `blake2s_hash_many` for v2):
 //!
-//! - no `bytecode_segment_lengths` (absent or `null`): `poseidon_hash_many(bytecode)`;
+//! - no `bytecode_segment_lengths` (absent or `null`): `H(bytecode)`;
 //! - a number `n` at the top: a single leaf; `n` must equal the bytecode length, and the hash
-//!   is again `poseidon_hash_many(bytecode)`;
+//!   is again `H(bytecode)`;
 //! - a list: a node. The bytecode is cut, in order, into consecutive segments whose lengths are
 //!   given by the list items. A number item is a leaf of that many felts, hashed as
-//!   `poseidon_hash_many(felts)`; a list item is a nested node over the next felts, its length
+//!   `H(felts)`; a list item is a nested node over the next felts, its length
 //!   being the sum of its items. A node hashes to
-//!   `1 + poseidon_hash_many([len_0, hash_0, len_1, hash_1, ...])` over its items.
+//!   `1 + H([len_0, hash_0, len_1, hash_1, ...])` over its items.
 //!   Every item of a node must have a positive length (cairo-lang asserts this), and the
 //!   top-level lengths must add up to exactly the bytecode length.
 //!
@@ -17,16 +19,18 @@
 //! we follow cairo-lang, whose offset is passed by value.)
 //!
 //! The tree is validated first (in document order, so the first bad item is the one reported),
-//! then hashed; the segments of a node are independent sponges, so nodes covering at least
-//! [`PAR_MIN_FELTS`] felts hash their items in parallel with rayon. The result does not depend
-//! on the scheduling. Nesting depth is bounded by serde_json's limit of 128, so the recursion is
+//! then hashed; the segments of a node are independent messages, so the leaves of a node are
+//! hashed together by the batch function of `H` (one leaf per SIMD lane; on the rayon pool when
+//! the node covers at least [`PAR_MIN_FELTS`] felts), and nested nodes in parallel. The result
+//! does not depend on the scheduling. Nesting depth is bounded by serde_json's limit of 128, so the recursion is
 //! bounded.
 
 use super::error::ClassHashError;
 use super::parse::{Lengths, Path};
-use crate::poseidon_hash_many;
+use super::Flavor;
 use crate::Felt;
 use rayon::prelude::*;
+use std::vec;
 use std::vec::Vec;
 
 /// Nodes covering fewer felts than this are hashed on the calling thread.
@@ -34,18 +38,19 @@ const PAR_MIN_FELTS: u64 = 512;
 
 /// The bytecode hash for `bytecode` cut by `lengths`.
 pub(crate) fn bytecode_hash(
+    h: Flavor,
     bytecode: &[Felt],
     lengths: Option<&Lengths>,
 ) -> Result<Felt, ClassHashError> {
     let root = Path::Root;
     let path = Path::Key(&root, "bytecode_segment_lengths");
     match lengths {
-        None => Ok(poseidon_hash_many(bytecode)),
+        None => Ok(h.hash(bytecode)),
         Some(Lengths::Leaf(n)) => {
             if *n != bytecode.len() as u64 {
                 return Err(mismatch(u128::from(*n), bytecode.len()));
             }
-            Ok(poseidon_hash_many(bytecode))
+            Ok(h.hash(bytecode))
         }
         Some(node) => {
             let total = validate(node, &path)?;
@@ -53,7 +58,7 @@ pub(crate) fn bytecode_hash(
                 return Err(mismatch(total, bytecode.len()));
             }
             // Every offset and length now lies within the bytecode.
-            Ok(hash_segment(bytecode, node, 0).0)
+            Ok(hash_segment(h, bytecode, node, 0).0)
         }
     }
 }
@@ -95,11 +100,11 @@ fn seg_len(l: &Lengths) -> usize {
 }
 
 /// Hash and length of the validated segment `l` starting at `offset`.
-fn hash_segment(bytecode: &[Felt], l: &Lengths, offset: usize) -> (Felt, usize) {
+fn hash_segment(h: Flavor, bytecode: &[Felt], l: &Lengths, offset: usize) -> (Felt, usize) {
     match l {
         Lengths::Leaf(n) => {
             let n = *n as usize;
-            (poseidon_hash_many(&bytecode[offset..offset + n]), n)
+            (h.hash(&bytecode[offset..offset + n]), n)
         }
         Lengths::Node(items) => {
             let lens: Vec<usize> = items.iter().map(seg_len).collect();
@@ -110,25 +115,45 @@ fn hash_segment(bytecode: &[Felt], l: &Lengths, offset: usize) -> (Felt, usize) 
                 starts.push(at);
                 at += n;
             }
-            let hashes: Vec<Felt> = if total as u64 >= PAR_MIN_FELTS && items.len() > 1 {
-                items
+            let par = total as u64 >= PAR_MIN_FELTS && items.len() > 1;
+            let mut hashes = vec![Felt::ZERO; items.len()];
+            // The leaves, side by side in lanes.
+            let leaves: Vec<usize> = (0..items.len())
+                .filter(|&i| matches!(items[i], Lengths::Leaf(_)))
+                .collect();
+            let msgs: Vec<&[Felt]> = leaves
+                .iter()
+                .map(|&i| &bytecode[starts[i]..starts[i] + lens[i]])
+                .collect();
+            let mut leaf_hashes = vec![Felt::ZERO; msgs.len()];
+            h.hash_batch(&msgs, &mut leaf_hashes, par);
+            for (&i, lh) in leaves.iter().zip(leaf_hashes) {
+                hashes[i] = lh;
+            }
+            // The nested nodes.
+            let nodes: Vec<usize> = (0..items.len())
+                .filter(|&i| matches!(items[i], Lengths::Node(_)))
+                .collect();
+            let node_hashes: Vec<Felt> = if par {
+                nodes
                     .par_iter()
-                    .zip(starts.par_iter())
-                    .map(|(item, &start)| hash_segment(bytecode, item, start).0)
+                    .map(|&i| hash_segment(h, bytecode, &items[i], starts[i]).0)
                     .collect()
             } else {
-                items
+                nodes
                     .iter()
-                    .zip(&starts)
-                    .map(|(item, &start)| hash_segment(bytecode, item, start).0)
+                    .map(|&i| hash_segment(h, bytecode, &items[i], starts[i]).0)
                     .collect()
             };
-            let mut flat = Vec::with_capacity(2 * items.len());
-            for (h, n) in hashes.into_iter().zip(lens) {
-                flat.push(Felt::from(n as u64));
-                flat.push(h);
+            for (&i, nh) in nodes.iter().zip(node_hashes) {
+                hashes[i] = nh;
             }
-            (poseidon_hash_many(&flat) + Felt::ONE, total)
+            let mut flat = Vec::with_capacity(2 * items.len());
+            for (hash, n) in hashes.into_iter().zip(lens) {
+                flat.push(Felt::from(n as u64));
+                flat.push(hash);
+            }
+            (h.hash(&flat) + Felt::ONE, total)
         }
     }
 }
