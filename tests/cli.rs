@@ -413,6 +413,56 @@ fn check_proof<H: PairHash>(out: &str, leaves: &[Felt], index: usize) {
     ));
 }
 
+/// A directory of classes: one line per file in name order, a bad class reported with its
+/// file and JSON path while the others are still hashed, exit 2.
+#[test]
+fn class_hash_of_a_directory_reports_every_file() {
+    let d = dir();
+    let casm_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/casm");
+    let mut names: Vec<String> = fs::read_dir(&casm_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    let sub = d.path().join("sub");
+    fs::create_dir(&sub).unwrap();
+    for n in &names {
+        fs::copy(casm_dir.join(n), sub.join(n)).unwrap();
+    }
+    write(d.path(), "notes.txt", "not a class");
+    let o = ok(&run(&["class-hash", d.path().to_str().unwrap()], None));
+    let lines: Vec<&str> = o.lines().collect();
+    assert_eq!(lines.len(), names.len());
+    for (line, n) in lines.iter().zip(&names) {
+        let text = fs::read_to_string(casm_dir.join(n)).unwrap();
+        let both = starkbatch::class_hash::compiled_class_hashes(&text).unwrap();
+        let path = sub.join(n);
+        assert_eq!(
+            *line,
+            format!(
+                "{} compiled_class_hash_v1 {} compiled_class_hash_v2 {}",
+                path.display(),
+                both.v1,
+                both.v2
+            )
+        );
+    }
+    // One malformed class among good ones.
+    write(
+        &sub,
+        "a_bad.json",
+        "{\"bytecode\": [\"0x1\"], \"entry_points_by_type\": {\"EXTERNAL\": [{\"selector\": 5}]}}",
+    );
+    let o = run(&["class-hash", "--hash-version", "v2", d.path().to_str().unwrap()], None);
+    let e = bad(&o, "a_bad.json: ");
+    assert!(e.contains("entry_points_by_type.EXTERNAL[0].selector"), "{e}");
+    assert!(e.contains(&format!("1 of {} classes", names.len() + 1)), "{e}");
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(out.lines().count(), names.len(), "{out}");
+    assert!(out.lines().all(|l| l.contains(" compiled_class_hash_v2 0x")));
+}
+
 #[test]
 fn class_hash_detects_sierra_and_casm() {
     let hashes: serde_json::Value = serde_json::from_str(
@@ -432,9 +482,20 @@ fn class_hash_detects_sierra_and_casm() {
     // From stdin too.
     let text = fs::read(&casm).unwrap();
     let o = ok(&run(&["class-hash"], Some(&text)));
-    let lib =
-        starkbatch::class_hash::compiled_class_hash(std::str::from_utf8(&text).unwrap()).unwrap();
-    assert_eq!(o, format!("compiled_class_hash {lib}\n"));
+    let both =
+        starkbatch::class_hash::compiled_class_hashes(std::str::from_utf8(&text).unwrap()).unwrap();
+    let lib = both.v1;
+    assert_eq!(
+        o,
+        format!(
+            "compiled_class_hash_v1 {}\ncompiled_class_hash_v2 {}\n",
+            both.v1, both.v2
+        )
+    );
+    let o = ok(&run(&["class-hash", "--hash-version", "v2"], Some(&text)));
+    assert_eq!(o, format!("compiled_class_hash_v2 {}\n", both.v2));
+    let o = ok(&run(&["class-hash", "--hash-version", "v1"], Some(&text)));
+    assert_eq!(o, format!("compiled_class_hash_v1 {}\n", both.v1));
     assert_eq!(
         lib,
         Felt::from_hex(hashes["compiled_class_hash"].as_str().unwrap()).unwrap()

@@ -186,10 +186,11 @@ pub fn compiled_class_hash_v2(json: &str) -> Result<Felt, ClassHashError> {
 /// As [`compiled_class_hash`].
 pub fn compiled_class_hashes(json: &str) -> Result<CompiledClassHashes, ClassHashError> {
     let raw = parse::parse(json, Mode::Compiled)?;
-    Ok(CompiledClassHashes {
-        v1: compiled_from_raw(&raw, Flavor::Poseidon)?,
-        v2: compiled_from_raw(&raw, Flavor::Blake2s)?,
-    })
+    let (v1, v2) = rayon::join(
+        || compiled_from_raw(&raw, Flavor::Poseidon),
+        || compiled_from_raw(&raw, Flavor::Blake2s),
+    );
+    Ok(CompiledClassHashes { v1: v1?, v2: v2? })
 }
 
 /// Recognises the kind of class from its content (`sierra_program` → Sierra, `bytecode` →
@@ -201,12 +202,57 @@ pub fn compiled_class_hashes(json: &str) -> Result<CompiledClassHashes, ClassHas
 /// (a legacy Cairo 0 class, with `program`, is reported as such).
 pub fn class_hash(json: &str) -> Result<(ClassKind, Felt), ClassHashError> {
     let raw = parse::parse(json, Mode::Detect)?;
-    match (raw.sierra_program.is_some(), raw.bytecode.is_some()) {
-        (true, false) => Ok((ClassKind::Sierra, sierra_from_raw(raw)?)),
-        (false, true) => Ok((
+    match detect(&raw)? {
+        ClassKind::Sierra => Ok((ClassKind::Sierra, sierra_from_raw(raw)?)),
+        ClassKind::Compiled => Ok((
             ClassKind::Compiled,
             compiled_from_raw(&raw, Flavor::Poseidon)?,
         )),
+    }
+}
+
+/// Every hash of a class whose kind is detected from its content: what [`class_hashes`]
+/// returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClassHashes {
+    /// A Sierra class: its class hash.
+    Sierra(Felt),
+    /// A CASM class: both compiled class hashes.
+    Compiled(CompiledClassHashes),
+}
+
+/// As [`class_hash`], with both compiled class hash versions for a CASM class, from one parse.
+///
+/// ```
+/// use starkbatch::class_hash::{class_hashes, compiled_class_hashes, ClassHashes};
+/// let json = r#"{"bytecode": ["0x1"], "entry_points_by_type": {"EXTERNAL": [],
+///   "L1_HANDLER": [], "CONSTRUCTOR": []}}"#;
+/// assert_eq!(
+///     class_hashes(json).unwrap(),
+///     ClassHashes::Compiled(compiled_class_hashes(json).unwrap())
+/// );
+/// ```
+///
+/// # Errors
+/// As [`class_hash`].
+pub fn class_hashes(json: &str) -> Result<ClassHashes, ClassHashError> {
+    let raw = parse::parse(json, Mode::Detect)?;
+    match detect(&raw)? {
+        ClassKind::Sierra => Ok(ClassHashes::Sierra(sierra_from_raw(raw)?)),
+        ClassKind::Compiled => {
+            let (v1, v2) = rayon::join(
+                || compiled_from_raw(&raw, Flavor::Poseidon),
+                || compiled_from_raw(&raw, Flavor::Blake2s),
+            );
+            Ok(ClassHashes::Compiled(CompiledClassHashes { v1: v1?, v2: v2? }))
+        }
+    }
+}
+
+fn detect(raw: &RawClass<'_>) -> Result<ClassKind, ClassHashError> {
+    match (raw.sierra_program.is_some(), raw.bytecode.is_some()) {
+        (true, false) => Ok(ClassKind::Sierra),
+        (false, true) => Ok(ClassKind::Compiled),
         (true, true) => Err(ClassHashError::UnknownClassKind {
             reason: "it has both `sierra_program` and `bytecode`",
         }),

@@ -120,10 +120,27 @@ pub struct MerkleArgs {
 #[derive(Args, Debug)]
 #[command(after_help = "\
 A document with `sierra_program` is a Sierra class (prints `class_hash 0x...`); one with
-`bytecode` is a compiled CASM class (prints `compiled_class_hash 0x...`).")]
+`bytecode` is a compiled CASM class (prints `compiled_class_hash_v1 0x...`, Poseidon, and
+`compiled_class_hash_v2 0x...`, Blake2s, the class trie's leaf from Starknet 0.14.1; or the one
+--hash-version names). With several files or a directory (every *.json and *.casm file in it,
+recursively, in name order) the classes are hashed in parallel and each line starts with the
+file's path; a malformed class is reported on stderr (file and JSON path) while the others are
+still hashed, and the exit code is then 2.")]
 pub struct ClassHashArgs {
-    /// The class JSON (default, or `-`: standard input).
-    pub file: Option<PathBuf>,
+    /// Class JSON files or directories (default, or `-`: standard input).
+    pub files: Vec<PathBuf>,
+    /// Print only this compiled class hash version for CASM classes.
+    #[arg(long, value_enum)]
+    pub hash_version: Option<HashVersion>,
+}
+
+/// A compiled class hash version.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashVersion {
+    /// Poseidon (declared before Starknet 0.14.1).
+    V1,
+    /// Blake2s (Starknet 0.14.1 and later).
+    V2,
 }
 
 /// How the contract-trie and class-trie roots combine into the state root.
