@@ -454,13 +454,29 @@ fn class_hash_of_a_directory_reports_every_file() {
         "a_bad.json",
         "{\"bytecode\": [\"0x1\"], \"entry_points_by_type\": {\"EXTERNAL\": [{\"selector\": 5}]}}",
     );
-    let o = run(&["class-hash", "--hash-version", "v2", d.path().to_str().unwrap()], None);
+    let o = run(
+        &[
+            "class-hash",
+            "--hash-version",
+            "v2",
+            d.path().to_str().unwrap(),
+        ],
+        None,
+    );
     let e = bad(&o, "a_bad.json: ");
-    assert!(e.contains("entry_points_by_type.EXTERNAL[0].selector"), "{e}");
-    assert!(e.contains(&format!("1 of {} classes", names.len() + 1)), "{e}");
+    assert!(
+        e.contains("entry_points_by_type.EXTERNAL[0].selector"),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!("1 of {} classes", names.len() + 1)),
+        "{e}"
+    );
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(out.lines().count(), names.len(), "{out}");
-    assert!(out.lines().all(|l| l.contains(" compiled_class_hash_v2 0x")));
+    assert!(out
+        .lines()
+        .all(|l| l.contains(" compiled_class_hash_v2 0x")));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use starkbatch::{
-    pedersen_hash, pedersen_hash_batch, pedersen_hash_batch_par, poseidon_hash, poseidon_hash_many,
+    blake2s_hash_many, pedersen_hash, pedersen_hash_batch, pedersen_hash_batch_par, poseidon_hash, poseidon_hash_many,
     poseidon_hash_single, poseidon_permute_comp, Backend, Felt,
 };
 use starkbatch_fuzz::Bytes;
@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
     let available = Backend::available();
     let backend = available[usize::from(b.u8()) % available.len()];
-    let op = b.u8() % 8;
+    let op = b.u8() % 9;
     // Up to 40 elements: several lane groups plus every tail length; `_par` variants above
     // their chunking threshold need more, so a flag byte stretches the batch by repetition.
     let n = usize::from(b.u8() % 41);
@@ -95,6 +95,24 @@ fuzz_target!(|data: &[u8]| {
             }
             for (o, m) in out.iter().zip(&messages) {
                 assert_eq!(*o, poseidon_hash_many(*m), "{backend:?}");
+            }
+        }
+        6 => {
+            // Blake2s over felts: ragged messages (0..=40 felts, so felts straddle blocks).
+            let mut messages: Vec<&[Felt]> = Vec::new();
+            let mut at = 0;
+            while messages.len() < n {
+                let len = usize::from(b.u8() % 41).min(felts.len() - at);
+                messages.push(&felts[at..at + len]);
+                at += len;
+            }
+            if par {
+                backend.blake2s_hash_many_batch_par(&messages, &mut out);
+            } else {
+                backend.blake2s_hash_many_batch(&messages, &mut out);
+            }
+            for (o, m) in out.iter().zip(&messages) {
+                assert_eq!(*o, blake2s_hash_many(m), "{backend:?}");
             }
         }
         _ => {

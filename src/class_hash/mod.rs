@@ -244,7 +244,10 @@ pub fn class_hashes(json: &str) -> Result<ClassHashes, ClassHashError> {
                 || compiled_from_raw(&raw, Flavor::Poseidon),
                 || compiled_from_raw(&raw, Flavor::Blake2s),
             );
-            Ok(ClassHashes::Compiled(CompiledClassHashes { v1: v1?, v2: v2? }))
+            Ok(ClassHashes::Compiled(CompiledClassHashes {
+                v1: v1?,
+                v2: v2?,
+            }))
         }
     }
 }
