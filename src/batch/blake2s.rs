@@ -19,11 +19,19 @@ mod entry {
     }
 
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2 and BMI2.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,bmi2")]
     pub(super) unsafe fn avx2(messages: &[&[Felt]], out: &mut [Felt]) {
         lanes::hash_many::<crate::backend::avx2_words::Avx2Words>(messages, out)
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F and BMI2 (the felt conversions use `mulx`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,bmi2")]
+    pub(super) unsafe fn avx512_bmi2(messages: &[&[Felt]], out: &mut [Felt]) {
+        lanes::hash_many::<crate::backend::avx512_words::Avx512Words>(messages, out)
     }
 
     /// # Safety
@@ -87,12 +95,18 @@ impl Backend {
         match self.0 {
             Kind::Portable => entry::portable(messages, out),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: a Backend with Kind::Avx2 is only created after AVX2 was confirmed
-            // (run-time detection, or without `std` a build that enables it; backend/mod.rs).
+            // SAFETY: a Backend with Kind::Avx2 is only created after AVX2 and BMI2 were
+            // confirmed (run-time detection, or without `std` a build that enables them;
+            // backend/mod.rs).
             Kind::Avx2 => unsafe { entry::avx2(messages, out) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a Backend with Kind::Avx512Ifma is only created after AVX-512F (and IFMA)
-            // were confirmed, as above; the entry point needs only AVX-512F.
+            // were confirmed, as above, and has_bmi2() just confirmed BMI2.
+            Kind::Avx512Ifma if crate::backend::cpu::has_bmi2() => unsafe {
+                entry::avx512_bmi2(messages, out)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above; this entry point needs only AVX-512F.
             Kind::Avx512Ifma => unsafe { entry::avx512(messages, out) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: a Backend with Kind::Neon is only created after NEON was confirmed.
