@@ -41,7 +41,7 @@
 //! over the felts' 32-bit word encoding, `crate::blake2s`). Source: the sequencer's
 //! `starknet_api/src/contract_class/compiled_class_hash.rs` (`HashVersion::V2`) and the OS's
 //! `blake_compiled_class_hash.cairo`. The leaves of a segmented bytecode are hashed side by side
-//! in SIMD lanes ([`blake2s_hash_many_batch`]).
+//! in SIMD lanes ([`blake2s_hash_many_batch`](crate::batch::blake2s_hash_many_batch)).
 //!
 //! **Sizes and inputs.** Felts are `0x`-prefixed hex strings below p (anything else is an
 //! error naming the field and index); `function_idx` and `offset` are JSON integers below 2^64;
