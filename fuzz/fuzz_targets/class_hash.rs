@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use starkbatch::class_hash::{
     class_hash, class_hashes, compiled_class_hash, compiled_class_hash_v2, compiled_class_hashes,
-    sierra_class_hash, ClassHashes, ClassKind,
+    legacy_class_hash, sierra_class_hash, ClassHashes, ClassKind,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -23,7 +23,12 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(compiled_class_hash_v2(&text).ok(), Some(h.v2));
             assert_eq!(compiled_class_hashes(&text).ok(), Some(*h));
         }
+        (Ok(ClassHashes::Legacy(a)), Ok((ClassKind::Legacy, b))) => {
+            assert_eq!(a, b);
+            assert_eq!(legacy_class_hash(&text).ok(), Some(*a));
+        }
         (Err(_), Err(_)) => {
+            let _ = legacy_class_hash(&text);
             let _ = compiled_class_hash_v2(&text);
             let _ = sierra_class_hash(&text);
         }

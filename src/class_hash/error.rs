@@ -73,8 +73,8 @@ pub enum ClassHashError {
         /// Where, when known.
         position: Option<Position>,
     },
-    /// The document is neither a Sierra class (`sierra_program`) nor a compiled CASM class
-    /// (`bytecode`), or looks like both, or is a legacy Cairo 0 class (`program`).
+    /// The document is not a Sierra class (`sierra_program`), a compiled CASM class
+    /// (`bytecode`) or a Cairo 0 class (`program`), or looks like both of the first two.
     UnknownClassKind {
         /// What was found.
         reason: &'static str,

@@ -43,6 +43,10 @@
 //! `blake_compiled_class_hash.cairo`. The leaves of a segmented bytecode are hashed side by side
 //! in SIMD lanes ([`blake2s_hash_many_batch`](crate::batch::blake2s_hash_many_batch)).
 //!
+//! **Cairo 0 (legacy) class hash** (`program` + `abi` + `entry_points_by_type`): Pedersen array
+//! hashes over the entry points, the builtins and the program data, and the Keccak of the class
+//! as cairo-lang serialises it; see [`legacy_class_hash`] and `legacy.rs`.
+//!
 //! **Sizes and inputs.** Felts are `0x`-prefixed hex strings below p (anything else is an
 //! error naming the field and index); `function_idx` and `offset` are JSON integers below 2^64;
 //! builtin names are ASCII of at most 31 characters. Fields the hashes do not use (`hints`,
@@ -61,12 +65,15 @@
 
 mod encode;
 mod error;
+mod legacy;
 mod parse;
 mod pyjson;
 mod segments;
+mod tree;
 
 pub use encode::sn_keccak;
 pub use error::{ClassHashError, Position};
+pub use legacy::legacy_class_hash;
 
 use crate::{blake2s_hash_many, poseidon_hash_many, Backend, Felt};
 use encode::normalize_address;
@@ -125,6 +132,8 @@ pub enum ClassKind {
     Sierra,
     /// A compiled CASM class (`bytecode`): hashed by [`compiled_class_hash`].
     Compiled,
+    /// A Cairo 0 (legacy) class (`program`): hashed by [`legacy_class_hash`].
+    Legacy,
 }
 
 /// The class hash of a Sierra contract class given as JSON: a compiled artifact
@@ -194,20 +203,24 @@ pub fn compiled_class_hashes(json: &str) -> Result<CompiledClassHashes, ClassHas
 }
 
 /// Recognises the kind of class from its content (`sierra_program` → Sierra, `bytecode` →
-/// compiled) and returns it with the matching hash.
+/// compiled v1, `program` → Cairo 0) and returns it with the matching hash.
 ///
 /// # Errors
-/// As [`sierra_class_hash`] / [`compiled_class_hash`], and
-/// [`ClassHashError::UnknownClassKind`] when the document has both or neither of those fields
-/// (a legacy Cairo 0 class, with `program`, is reported as such).
+/// As [`sierra_class_hash`] / [`compiled_class_hash`] / [`legacy_class_hash`], and
+/// [`ClassHashError::UnknownClassKind`] when the document has both `sierra_program` and
+/// `bytecode`, or none of the three.
 pub fn class_hash(json: &str) -> Result<(ClassKind, Felt), ClassHashError> {
-    let raw = parse::parse(json, Mode::Detect)?;
+    let raw = match parse::parse(json, Mode::Detect) {
+        Ok(raw) => raw,
+        Err(e) => return legacy_or(json, e).map(|h| (ClassKind::Legacy, h)),
+    };
     match detect(&raw)? {
         ClassKind::Sierra => Ok((ClassKind::Sierra, sierra_from_raw(raw)?)),
         ClassKind::Compiled => Ok((
             ClassKind::Compiled,
             compiled_from_raw(&raw, Flavor::Poseidon)?,
         )),
+        ClassKind::Legacy => Ok((ClassKind::Legacy, legacy_class_hash(json)?)),
     }
 }
 
@@ -219,6 +232,8 @@ pub enum ClassHashes {
     Sierra(Felt),
     /// A CASM class: both compiled class hashes.
     Compiled(CompiledClassHashes),
+    /// A Cairo 0 (legacy) class: its class hash.
+    Legacy(Felt),
 }
 
 /// As [`class_hash`], with both compiled class hash versions for a CASM class, from one parse.
@@ -236,7 +251,10 @@ pub enum ClassHashes {
 /// # Errors
 /// As [`class_hash`].
 pub fn class_hashes(json: &str) -> Result<ClassHashes, ClassHashError> {
-    let raw = parse::parse(json, Mode::Detect)?;
+    let raw = match parse::parse(json, Mode::Detect) {
+        Ok(raw) => raw,
+        Err(e) => return legacy_or(json, e).map(ClassHashes::Legacy),
+    };
     match detect(&raw)? {
         ClassKind::Sierra => Ok(ClassHashes::Sierra(sierra_from_raw(raw)?)),
         ClassKind::Compiled => {
@@ -249,6 +267,24 @@ pub fn class_hashes(json: &str) -> Result<ClassHashes, ClassHashError> {
                 v2: v2?,
             }))
         }
+        ClassKind::Legacy => Ok(ClassHashes::Legacy(legacy_class_hash(json)?)),
+    }
+}
+
+/// The reader of Sierra and CASM classes rejects a Cairo 0 class's entry points (hex-string
+/// offsets) before it sees `program`: when it fails on a document that is a Cairo 0 class
+/// (`program` at the top, neither `sierra_program` nor `bytecode`), hash that instead;
+/// otherwise return the reader's error.
+fn legacy_or(json: &str, e: ClassHashError) -> Result<Felt, ClassHashError> {
+    match tree::parse(json) {
+        Ok(doc)
+            if doc.get("program").is_some()
+                && doc.get("sierra_program").is_none()
+                && doc.get("bytecode").is_none() =>
+        {
+            legacy_class_hash(json)
+        }
+        _ => Err(e),
     }
 }
 
@@ -259,11 +295,9 @@ fn detect(raw: &RawClass<'_>) -> Result<ClassKind, ClassHashError> {
         (true, true) => Err(ClassHashError::UnknownClassKind {
             reason: "it has both `sierra_program` and `bytecode`",
         }),
-        (false, false) if raw.saw_program => Err(ClassHashError::UnknownClassKind {
-            reason: "it has `program`: a legacy (Cairo 0) class, which is not supported",
-        }),
+        (false, false) if raw.saw_program => Ok(ClassKind::Legacy),
         (false, false) => Err(ClassHashError::UnknownClassKind {
-            reason: "it has neither `sierra_program` nor `bytecode`",
+            reason: "it has none of `sierra_program`, `bytecode` and `program`",
         }),
     }
 }

@@ -65,7 +65,7 @@ pub(crate) fn dumps(v: &Value, out: &mut Vec<u8>) {
 }
 
 /// A JSON string literal with `ensure_ascii` escaping.
-fn string(s: &str, out: &mut Vec<u8>) {
+pub(crate) fn string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = s.as_bytes();
     // Fast path: copy runs of printable ASCII other than `"` and `\`.

@@ -119,7 +119,8 @@ pub struct MerkleArgs {
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
-A document with `sierra_program` is a Sierra class (prints `class_hash 0x...`); one with
+A document with `sierra_program` is a Sierra class and one with `program` a Cairo 0 class
+(both print `class_hash 0x...`); one with
 `bytecode` is a compiled CASM class (prints `compiled_class_hash_v1 0x...`, Poseidon, and
 `compiled_class_hash_v2 0x...`, Blake2s, the class trie's leaf from Starknet 0.14.1; or the one
 --hash-version names). With several files or a directory (every *.json and *.casm file in it,

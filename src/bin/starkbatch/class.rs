@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 /// The output fields for `h`: `label value` pairs.
 fn fields(h: &Hashes, version: Option<HashVersion>) -> Vec<(&'static str, Felt)> {
     match (h, version) {
-        (Hashes::Sierra(c), _) => vec![("class_hash", *c)],
+        (Hashes::Sierra(c) | Hashes::Legacy(c), _) => vec![("class_hash", *c)],
         (Hashes::Compiled(CompiledClassHashes { v1, .. }), Some(HashVersion::V1)) => {
             vec![("compiled_class_hash_v1", *v1)]
         }
