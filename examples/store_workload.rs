@@ -4,13 +4,14 @@
 //!
 //! ```text
 //! cargo run --release --example store_workload -- [mainnet|small] [BLOCKS]
-//!     [--scalar] [--threads N] [--memory] [--dir DIR] [--import-only]
+//!     [--scalar] [--threads N] [--checkpoint N] [--memory] [--dir DIR] [--import-only]
 //! ```
 //! - the pre-state is imported (`Store::import`) into a new store in a temporary directory
 //!   (`--dir`: that directory, kept; if it already holds a store, blocks commit on it without
 //!   an import; `--memory`: in memory);
 //! - then `BLOCKS` blocks (default 20) are committed, one line each;
-//! - `--scalar`: one scalar hash call per node instead of batches; `--threads N`: rayon's pool.
+//! - `--scalar`: one scalar hash call per node instead of batches; `--threads N`: rayon's pool;
+//!   `--checkpoint N`: `StoreOptions::checkpoint_every`.
 
 use starkbatch::state::StateRootRule;
 use starkbatch::store::workload::Workload;
@@ -24,6 +25,7 @@ fn main() {
     let mut memory = false;
     let mut import_only = false;
     let mut dir = None;
+    let mut checkpoint = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -33,6 +35,9 @@ fn main() {
             "--memory" => memory = true,
             "--import-only" => import_only = true,
             "--dir" => dir = args.next(),
+            "--checkpoint" => {
+                checkpoint = args.next().and_then(|n| n.parse().ok());
+            }
             "--threads" => {
                 let n = args.next().and_then(|n| n.parse().ok()).unwrap_or(1);
                 rayon::ThreadPoolBuilder::new()
@@ -43,10 +48,13 @@ fn main() {
             n => blocks = n.parse().unwrap_or_else(|_| panic!("unknown argument {n}")),
         }
     }
-    let options = StoreOptions {
+    let mut options = StoreOptions {
         hashing,
         ..StoreOptions::default()
     };
+    if let Some(n) = checkpoint {
+        options.checkpoint_every = n;
+    }
     let tmp = tempfile::tempdir().expect("a temporary directory");
     if memory {
         run(

@@ -152,23 +152,32 @@ pub(crate) fn node_key(trie: TrieId, pos: &Pos) -> Vec<u8> {
     k
 }
 
+#[cfg(test)]
 pub(crate) fn encode_node(node: &StoredNode) -> Vec<u8> {
+    let mut v = Vec::with_capacity(65);
+    encode_node_into(node, &mut v);
+    v
+}
+
+/// Appends `node`'s encoding to `v`: `0 ‖ left ‖ right` (binary) or `1 ‖ child ‖ length ‖
+/// path in length / 8 bytes, rounded up` (edge), felts as 32 big-endian bytes.
+pub(crate) fn encode_node_into(node: &StoredNode, v: &mut Vec<u8>) {
     match node {
         StoredNode::Binary { left, right } => {
-            let mut v = Vec::with_capacity(65);
             v.push(0);
             v.extend_from_slice(&felt_bytes(left));
             v.extend_from_slice(&felt_bytes(right));
-            v
         }
         StoredNode::Edge { child, path, len } => {
             let nbytes = len.div_ceil(8) as usize;
-            let mut v = Vec::with_capacity(34 + nbytes);
             v.push(1);
             v.extend_from_slice(&felt_bytes(child));
             v.push(*len as u8);
-            v.extend(be_bytes(path, nbytes));
-            v
+            let mut be = [0u8; 32];
+            for (i, limb) in path.iter().enumerate() {
+                be[24 - 8 * i..32 - 8 * i].copy_from_slice(&limb.to_be_bytes());
+            }
+            v.extend_from_slice(&be[32 - nbytes..]);
         }
     }
 }

@@ -38,7 +38,6 @@ use super::error::StoreError;
 use super::kv::StoreReader;
 use crate::state::bits::{self, U256};
 use crate::Felt;
-use foldhash::HashSet;
 
 /// One leaf write: `key` (below 2^251) gets `value` (0: delete). `old` is filled in with the
 /// value the trie held (0: absent).
@@ -521,9 +520,17 @@ impl TrieUpdate {
         self.by_rank.iter().map(Vec::len).sum()
     }
 
-    /// The nodes to write and delete (after hashing): `(puts, deletes)`.
-    pub fn nodes(&self) -> (Vec<(Pos, StoredNode)>, Vec<Pos>) {
-        let mut puts = Vec::with_capacity(self.dirty());
+    /// The band records to write (`Some`) or delete (`None`), by key, after hashing; also the
+    /// number of nodes put and deleted and of band records read.
+    pub fn band_records<R: StoreReader>(
+        &mut self,
+        reader: &R,
+    ) -> Result<(BandRecords, usize, usize, usize), StoreError> {
+        // Removed positions first, then every dirty node: where a node was removed and a new
+        // one took its place, the put (later) wins.
+        let mut ops: Vec<(Pos, Option<StoredNode>)> =
+            Vec::with_capacity(self.removed.len() + self.dirty());
+        ops.extend(self.removed.iter().map(|p| (*p, None)));
         for &id in self.by_rank.iter().flatten() {
             let n = &self.nodes[id as usize];
             let rec = match n.kind {
@@ -537,39 +544,10 @@ impl TrieUpdate {
                     len,
                 },
             };
-            puts.push((n.pos, rec));
+            ops.push((n.pos, Some(rec)));
         }
-        let occupied: HashSet<Pos> = puts.iter().map(|(p, _)| *p).collect();
-        let mut deletes: Vec<Pos> = self
-            .removed
-            .iter()
-            .filter(|p| !occupied.contains(p))
-            .copied()
-            .collect();
-        deletes.sort_by_key(|p| (p.depth, p.path));
-        deletes.dedup();
-        (puts, deletes)
-    }
-
-    /// The band records to write (`Some`) or delete (`None`), by key, after hashing; also the
-    /// number of nodes put and deleted and of band records read.
-    pub fn band_records<R: StoreReader>(
-        &mut self,
-        reader: &R,
-    ) -> Result<(BandRecords, usize, usize, usize), StoreError> {
-        let (puts, deletes) = self.nodes();
-        for p in &deletes {
-            self.bands.set(reader, p, None)?;
-        }
-        for (p, n) in &puts {
-            self.bands.set(reader, p, Some(*n))?;
-        }
-        Ok((
-            self.bands.records(),
-            puts.len(),
-            deletes.len(),
-            self.bands.reads,
-        ))
+        let (puts, deletes) = self.bands.apply(reader, &ops)?;
+        Ok((self.bands.records(), puts, deletes, self.bands.reads))
     }
 }
 
