@@ -1,0 +1,409 @@
+//! `starkbatch._native`: the Python binding of the starkbatch crate (docs/python.md).
+//!
+//! A thin layer: every function converts its Python arguments to [`Felt`]s, calls the crate
+//! and converts back. Field elements cross the boundary as Python `int`s in `[0, p)`; anything
+//! else raises `ValueError` naming the argument (and the index, in a list). Batch functions
+//! release the GIL while they hash.
+//!
+//! Two families of names:
+//! - poseidon-py's (`poseidon_hash`, `poseidon_hash_single`, `poseidon_hash_many`,
+//!   `hades_permutation`, `poseidon_perm`) and crypto-cpp-py's (`cpp_hash`, `cpp_sign`,
+//!   `cpp_verify`, `cpp_get_public_key`, `cpp_generate_k_rfc6979`), with their argument order
+//!   and results, so either package can be swapped for this one;
+//! - starkbatch's own (`pedersen_hash`, `sign`, `verify`, `get_public_key`, the batch
+//!   functions, Blake2s and the class hashes).
+
+use num_bigint::BigUint;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use starkbatch::{Backend, Felt, Scalar};
+
+/// The field element `obj` (a Python int in `[0, p)`); `what` names it in the error.
+fn felt(obj: &Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<Felt> {
+    let n: BigUint = obj.extract().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{}: expected a non-negative int below p, got {}",
+            what(),
+            obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        ))
+    })?;
+    felt_of(&n, what)
+}
+
+fn felt_of(n: &BigUint, what: &dyn Fn() -> String) -> PyResult<Felt> {
+    let bytes = n.to_bytes_be();
+    if bytes.len() > 32 {
+        return Err(PyValueError::new_err(format!(
+            "{}: an int of {} bits is not below p",
+            what(),
+            n.bits()
+        )));
+    }
+    let mut be = [0u8; 32];
+    be[32 - bytes.len()..].copy_from_slice(&bytes);
+    Felt::from_bytes_be(&be).map_err(|_| PyValueError::new_err(format!("{}: not below p", what())))
+}
+
+fn arg(name: &'static str) -> impl Fn() -> String {
+    move || name.to_string()
+}
+
+/// Every element of the Python sequence `seq` as a felt.
+fn felts(seq: &Bound<'_, PyAny>, name: &'static str) -> PyResult<Vec<Felt>> {
+    let mut out = Vec::with_capacity(seq.len().unwrap_or(0));
+    for (i, item) in seq.try_iter()?.enumerate() {
+        out.push(felt(&item?, &|| format!("{name}[{i}]"))?);
+    }
+    Ok(out)
+}
+
+fn int(f: &Felt) -> BigUint {
+    BigUint::from_bytes_be(&f.to_bytes_be())
+}
+
+fn ints(fs: &[Felt]) -> Vec<BigUint> {
+    fs.iter().map(int).collect()
+}
+
+// ---- poseidon-py ----------------------------------------------------------------------------
+
+/// `Poseidon(x, y)`: the permutation of `[x, y, 2]`, first element (poseidon-py's
+/// `poseidon_hash`).
+#[pyfunction]
+fn poseidon_hash(x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    let (x, y) = (felt(x, &arg("x"))?, felt(y, &arg("y"))?);
+    Ok(int(&starkbatch::poseidon_hash(x, y)))
+}
+
+/// `Poseidon(x)`: the permutation of `[x, 0, 1]`, first element.
+#[pyfunction]
+fn poseidon_hash_single(x: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    Ok(int(&starkbatch::poseidon_hash_single(felt(x, &arg("x"))?)))
+}
+
+/// The Poseidon sponge over `array` (rate 2, padded with 1 then 0s).
+#[pyfunction]
+fn poseidon_hash_many(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    let v = felts(array, "array")?;
+    let h = py.detach(|| starkbatch::poseidon_hash_many(&v));
+    Ok(int(&h))
+}
+
+/// The Hades permutation of three values (poseidon-py's `hades_permutation(values)`).
+#[pyfunction]
+fn hades_permutation(values: &Bound<'_, PyAny>) -> PyResult<Vec<BigUint>> {
+    let v = felts(values, "values")?;
+    let mut state: [Felt; 3] = v.try_into().map_err(|v: Vec<Felt>| {
+        PyValueError::new_err(format!("values: expected 3 elements, got {}", v.len()))
+    })?;
+    starkbatch::poseidon_permute_comp(&mut state);
+    Ok(ints(&state))
+}
+
+/// The Hades permutation of `[x, y, z]` (poseidon-py's `poseidon_perm`).
+#[pyfunction]
+fn poseidon_perm(
+    x: &Bound<'_, PyAny>,
+    y: &Bound<'_, PyAny>,
+    z: &Bound<'_, PyAny>,
+) -> PyResult<Vec<BigUint>> {
+    let mut state = [
+        felt(x, &arg("x"))?,
+        felt(y, &arg("y"))?,
+        felt(z, &arg("z"))?,
+    ];
+    starkbatch::poseidon_permute_comp(&mut state);
+    Ok(ints(&state))
+}
+
+// ---- Pedersen and ECDSA ---------------------------------------------------------------------
+
+/// The Starknet Pedersen hash of two elements.
+#[pyfunction]
+fn pedersen_hash(left: &Bound<'_, PyAny>, right: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    let (a, b) = (felt(left, &arg("left"))?, felt(right, &arg("right"))?);
+    Ok(int(&starkbatch::pedersen_hash(&a, &b)))
+}
+
+/// crypto-cpp-py's `cpp_hash(left, right)`: the Pedersen hash.
+#[pyfunction]
+fn cpp_hash(left: &Bound<'_, PyAny>, right: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    pedersen_hash(left, right)
+}
+
+/// cairo-lang's `compute_hash_on_elements`: Pedersen over the elements, then over their count.
+#[pyfunction]
+fn compute_hash_on_elements(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    let v = felts(data, "data")?;
+    Ok(int(&py.detach(|| starkbatch::pedersen_hash_array(&v))))
+}
+
+/// The public key (x coordinate of `private_key · G`).
+#[pyfunction]
+fn get_public_key(private_key: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    let k = felt(private_key, &arg("private_key"))?;
+    if k.is_zero() {
+        return Err(PyValueError::new_err("private_key: must not be 0"));
+    }
+    Ok(int(&starkbatch::get_public_key(&k)))
+}
+
+/// crypto-cpp-py's `cpp_get_public_key(private_key)`.
+#[pyfunction]
+fn cpp_get_public_key(private_key: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    get_public_key(private_key)
+}
+
+/// The RFC 6979 nonce as cairo-lang's `generate_k_rfc6979` (crypto-cpp-py's
+/// `cpp_generate_k_rfc6979(msg_hash, priv_key, seed=None)`).
+#[pyfunction]
+#[pyo3(signature = (msg_hash, priv_key, seed=None))]
+fn cpp_generate_k_rfc6979(
+    msg_hash: &Bound<'_, PyAny>,
+    priv_key: &Bound<'_, PyAny>,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<BigUint> {
+    let m = felt(msg_hash, &arg("msg_hash"))?;
+    let d = felt(priv_key, &arg("priv_key"))?;
+    let s = seed.map(|s| felt(s, &arg("seed"))).transpose()?;
+    Ok(int(&starkbatch::rfc6979_generate_k(&m, &d, s.as_ref())))
+}
+
+/// An ECDSA signature `(r, s)` of `msg_hash` with the RFC 6979 nonce, `seed` its extra
+/// entropy (`None`: none), equal to crypto-cpp-py's `cpp_sign(msg_hash, priv_key, seed=32)`.
+#[pyfunction]
+#[pyo3(signature = (msg_hash, priv_key, seed=Some(BigUint::from(32u32))))]
+fn sign(
+    msg_hash: &Bound<'_, PyAny>,
+    priv_key: &Bound<'_, PyAny>,
+    seed: Option<BigUint>,
+) -> PyResult<(BigUint, BigUint)> {
+    let m = felt(msg_hash, &arg("msg_hash"))?;
+    let d = felt(priv_key, &arg("priv_key"))?;
+    let s = match seed {
+        Some(s) => Some(felt_of(&s, &arg("seed"))?),
+        None => None,
+    };
+    let k = starkbatch::rfc6979_generate_k(&m, &d, s.as_ref());
+    let sig =
+        starkbatch::sign(&d, &m, &k).map_err(|e| PyValueError::new_err(format!("sign: {e}")))?;
+    Ok((int(&sig.r), int(&sig.s)))
+}
+
+/// crypto-cpp-py's `cpp_sign(msg_hash, priv_key, seed=32)`.
+#[pyfunction]
+#[pyo3(signature = (msg_hash, priv_key, seed=Some(BigUint::from(32u32))))]
+fn cpp_sign(
+    msg_hash: &Bound<'_, PyAny>,
+    priv_key: &Bound<'_, PyAny>,
+    seed: Option<BigUint>,
+) -> PyResult<(BigUint, BigUint)> {
+    sign(msg_hash, priv_key, seed)
+}
+
+/// Whether `(r, s)` is a valid signature of `msg_hash` under `public_key`. Out-of-range `r`
+/// or `s` (0 or not below 2^251) is `False`, as crypto-cpp-py answers.
+#[pyfunction]
+fn verify(
+    msg_hash: &Bound<'_, PyAny>,
+    r: &Bound<'_, PyAny>,
+    s: &Bound<'_, PyAny>,
+    public_key: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    let m = felt(msg_hash, &arg("msg_hash"))?;
+    let r = felt(r, &arg("r"))?;
+    let s = felt(s, &arg("s"))?;
+    let q = felt(public_key, &arg("public_key"))?;
+    Ok(starkbatch::verify(&q, &m, &r, &s).unwrap_or(false))
+}
+
+/// crypto-cpp-py's `cpp_verify(msg_hash, r, w, stark_key)`, where `w` is the inverse of `s`
+/// modulo the curve order.
+#[pyfunction]
+fn cpp_verify(
+    msg_hash: &Bound<'_, PyAny>,
+    r: &Bound<'_, PyAny>,
+    w: &Bound<'_, PyAny>,
+    stark_key: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    let m = felt(msg_hash, &arg("msg_hash"))?;
+    let r = felt(r, &arg("r"))?;
+    let w = felt(w, &arg("w"))?;
+    let q = felt(stark_key, &arg("stark_key"))?;
+    let Some(w) = Scalar::from_felt(&w).filter(|w| !w.is_zero()) else {
+        return Ok(false);
+    };
+    let s = w.inverse_vartime().to_felt();
+    Ok(starkbatch::verify(&q, &m, &r, &s).unwrap_or(false))
+}
+
+// ---- Blake2s and class hashes ---------------------------------------------------------------
+
+/// Blake2s-256 over the felts' u32-word encoding, reduced mod p (starknet-types-core's
+/// `Blake2Felt252::encode_felt252_data_and_calc_blake_hash`, the CASM v2 hash).
+#[pyfunction]
+fn blake2s_hash_many(py: Python<'_>, values: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    let v = felts(values, "values")?;
+    Ok(int(&py.detach(|| starkbatch::blake2s_hash_many(&v))))
+}
+
+/// Whether `version` names the v2 compiled class hash (`"v2"`) or v1 (`"v1"`).
+fn is_v2(version: &str) -> PyResult<bool> {
+    match version {
+        "v1" => Ok(false),
+        "v2" => Ok(true),
+        v => Err(PyValueError::new_err(format!(
+            "version: expected \"v1\" or \"v2\", got {v:?}"
+        ))),
+    }
+}
+
+/// The class hash of a contract class JSON document: a Sierra class, or a Cairo 0 (legacy)
+/// class; for a CASM file its compiled class hash (v1 or, with `version="v2"`, v2).
+#[pyfunction]
+#[pyo3(signature = (json, version="v2"))]
+fn class_hash(py: Python<'_>, json: &str, version: &str) -> PyResult<BigUint> {
+    use starkbatch::class_hash::{class_hashes, ClassHashes};
+    let v2 = is_v2(version)?;
+    let r = py.detach(|| class_hashes(json));
+    match r.map_err(|e| PyValueError::new_err(e.to_string()))? {
+        ClassHashes::Sierra(h) | ClassHashes::Legacy(h) => Ok(int(&h)),
+        ClassHashes::Compiled(c) => Ok(int(if v2 { &c.v2 } else { &c.v1 })),
+    }
+}
+
+/// The compiled class hash of a CASM JSON document: v2 (Blake2s, Starknet 0.14.1 and later)
+/// by default, or v1 (Poseidon).
+#[pyfunction]
+#[pyo3(signature = (json, version="v2"))]
+fn compiled_class_hash(py: Python<'_>, json: &str, version: &str) -> PyResult<BigUint> {
+    use starkbatch::class_hash;
+    let f = if is_v2(version)? {
+        class_hash::compiled_class_hash_v2
+    } else {
+        class_hash::compiled_class_hash
+    };
+    let r = py.detach(|| f(json));
+    Ok(int(&r.map_err(|e| PyValueError::new_err(e.to_string()))?))
+}
+
+// ---- Batches --------------------------------------------------------------------------------
+
+fn pairs(xs: &Bound<'_, PyAny>, ys: &Bound<'_, PyAny>) -> PyResult<Vec<[Felt; 2]>> {
+    let (a, b) = (felts(xs, "xs")?, felts(ys, "ys")?);
+    if a.len() != b.len() {
+        return Err(PyValueError::new_err(format!(
+            "xs and ys differ in length: {} and {}",
+            a.len(),
+            b.len()
+        )));
+    }
+    Ok(a.into_iter().zip(b).map(|(a, b)| [a, b]).collect())
+}
+
+/// `[poseidon_hash(x, y) for x, y in zip(xs, ys)]`, side by side in SIMD lanes and across
+/// threads, without the GIL.
+#[pyfunction]
+fn poseidon_hash_batch(
+    py: Python<'_>,
+    xs: &Bound<'_, PyAny>,
+    ys: &Bound<'_, PyAny>,
+) -> PyResult<Vec<BigUint>> {
+    let p = pairs(xs, ys)?;
+    let mut out = vec![Felt::ZERO; p.len()];
+    py.detach(|| Backend::current().poseidon_hash_batch_par(&p, &mut out));
+    Ok(ints(&out))
+}
+
+/// `[pedersen_hash(x, y) for x, y in zip(xs, ys)]`, batched, without the GIL.
+#[pyfunction]
+fn pedersen_hash_batch(
+    py: Python<'_>,
+    xs: &Bound<'_, PyAny>,
+    ys: &Bound<'_, PyAny>,
+) -> PyResult<Vec<BigUint>> {
+    let p = pairs(xs, ys)?;
+    let mut out = vec![Felt::ZERO; p.len()];
+    py.detach(|| starkbatch::pedersen_hash_batch_par(&p, &mut out));
+    Ok(ints(&out))
+}
+
+/// Every message of `messages` (lists of ints) through a `_many` hash, batched.
+fn many_batch(
+    py: Python<'_>,
+    messages: &Bound<'_, PyAny>,
+    hash: fn(&[&[Felt]], &mut [Felt]),
+) -> PyResult<Vec<BigUint>> {
+    let mut msgs: Vec<Vec<Felt>> = Vec::new();
+    for (i, m) in messages.try_iter()?.enumerate() {
+        let m = m?;
+        let mut v = Vec::with_capacity(m.len().unwrap_or(0));
+        for (j, x) in m.try_iter()?.enumerate() {
+            v.push(felt(&x?, &|| format!("messages[{i}][{j}]"))?);
+        }
+        msgs.push(v);
+    }
+    let refs: Vec<&[Felt]> = msgs.iter().map(Vec::as_slice).collect();
+    let mut out = vec![Felt::ZERO; refs.len()];
+    py.detach(|| hash(&refs, &mut out));
+    Ok(ints(&out))
+}
+
+/// `[poseidon_hash_many(m) for m in messages]`, ragged messages side by side in lanes.
+#[pyfunction]
+fn poseidon_hash_many_batch(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Vec<BigUint>> {
+    many_batch(py, messages, |m, o| {
+        Backend::current().poseidon_hash_many_batch_par(m, o)
+    })
+}
+
+/// `[blake2s_hash_many(m) for m in messages]`, ragged messages side by side in lanes.
+#[pyfunction]
+fn blake2s_hash_many_batch(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Vec<BigUint>> {
+    many_batch(py, messages, starkbatch::blake2s_hash_many_batch_par)
+}
+
+/// `[compute_hash_on_elements(m) for m in messages]`, batched.
+#[pyfunction]
+fn compute_hash_on_elements_batch(
+    py: Python<'_>,
+    messages: &Bound<'_, PyAny>,
+) -> PyResult<Vec<BigUint>> {
+    many_batch(py, messages, starkbatch::pedersen_hash_array_batch_par)
+}
+
+/// The SIMD backend the engine runs on (`avx512ifma`, `avx2`, `neon` or `portable`).
+#[pyfunction]
+fn backend() -> String {
+    Backend::current().name().to_string()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("P", int(&(Felt::ZERO - Felt::ONE)) + 1u32)?;
+    m.add_function(wrap_pyfunction!(poseidon_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(poseidon_hash_single, m)?)?;
+    m.add_function(wrap_pyfunction!(poseidon_hash_many, m)?)?;
+    m.add_function(wrap_pyfunction!(hades_permutation, m)?)?;
+    m.add_function(wrap_pyfunction!(poseidon_perm, m)?)?;
+    m.add_function(wrap_pyfunction!(pedersen_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(cpp_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(compute_hash_on_elements, m)?)?;
+    m.add_function(wrap_pyfunction!(get_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(cpp_get_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(cpp_generate_k_rfc6979, m)?)?;
+    m.add_function(wrap_pyfunction!(sign, m)?)?;
+    m.add_function(wrap_pyfunction!(cpp_sign, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(cpp_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(blake2s_hash_many, m)?)?;
+    m.add_function(wrap_pyfunction!(class_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(compiled_class_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(poseidon_hash_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(pedersen_hash_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(poseidon_hash_many_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(blake2s_hash_many_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(compute_hash_on_elements_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(backend, m)?)?;
+    Ok(())
+}

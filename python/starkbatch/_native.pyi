@@ -1,0 +1,78 @@
+"""Type stubs of starkbatch's native module (the functions starkbatch re-exports)."""
+
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+#: The field modulus, 2**251 + 17 * 2**192 + 1.
+P: int
+
+def poseidon_hash(x: int, y: int) -> int:
+    """Poseidon of two elements: hades_permutation([x, y, 2])[0]."""
+
+def poseidon_hash_single(x: int) -> int:
+    """Poseidon of one element: hades_permutation([x, 0, 1])[0]."""
+
+def poseidon_hash_many(array: Iterable[int]) -> int:
+    """The Poseidon sponge (rate 2, padded with 1 then 0s) over the elements."""
+
+def hades_permutation(values: Sequence[int]) -> List[int]:
+    """The Hades permutation of three elements."""
+
+def poseidon_perm(x: int, y: int, z: int) -> List[int]:
+    """The Hades permutation of [x, y, z]."""
+
+def pedersen_hash(left: int, right: int) -> int:
+    """The Starknet Pedersen hash of two elements."""
+
+def cpp_hash(left: int, right: int) -> int:
+    """crypto-cpp-py's cpp_hash: the Pedersen hash."""
+
+def compute_hash_on_elements(data: Iterable[int]) -> int:
+    """Pedersen over the elements from 0, then over their count (cairo-lang)."""
+
+def get_public_key(private_key: int) -> int:
+    """The x coordinate of private_key * G."""
+
+def cpp_get_public_key(private_key: int) -> int:
+    """crypto-cpp-py's cpp_get_public_key."""
+
+def cpp_generate_k_rfc6979(msg_hash: int, priv_key: int, seed: Optional[int] = None) -> int:
+    """The RFC 6979 nonce as cairo-lang generates it."""
+
+def sign(msg_hash: int, priv_key: int, seed: Optional[int] = 32) -> Tuple[int, int]:
+    """An ECDSA signature (r, s) with the RFC 6979 nonce (crypto-cpp-py's cpp_sign)."""
+
+def cpp_sign(msg_hash: int, priv_key: int, seed: Optional[int] = 32) -> Tuple[int, int]:
+    """crypto-cpp-py's cpp_sign."""
+
+def verify(msg_hash: int, r: int, s: int, public_key: int) -> bool:
+    """Whether (r, s) signs msg_hash under public_key."""
+
+def cpp_verify(msg_hash: int, r: int, w: int, stark_key: int) -> bool:
+    """crypto-cpp-py's cpp_verify, where w is the inverse of s modulo the curve order."""
+
+def blake2s_hash_many(values: Iterable[int]) -> int:
+    """Blake2s-256 over the felts' u32 encoding, reduced mod P (CASM v2)."""
+
+def class_hash(json: str, version: str = "v2") -> int:
+    """The class hash of a Sierra or Cairo 0 class; of a CASM file its compiled class hash."""
+
+def compiled_class_hash(json: str, version: str = "v2") -> int:
+    """The compiled class hash of a CASM file: "v2" (Blake2s) or "v1" (Poseidon)."""
+
+def poseidon_hash_batch(xs: Sequence[int], ys: Sequence[int]) -> List[int]:
+    """[poseidon_hash(x, y) for x, y in zip(xs, ys)], batched without the GIL."""
+
+def pedersen_hash_batch(xs: Sequence[int], ys: Sequence[int]) -> List[int]:
+    """[pedersen_hash(x, y) for x, y in zip(xs, ys)], batched without the GIL."""
+
+def poseidon_hash_many_batch(messages: Iterable[Iterable[int]]) -> List[int]:
+    """[poseidon_hash_many(m) for m in messages], batched."""
+
+def blake2s_hash_many_batch(messages: Iterable[Iterable[int]]) -> List[int]:
+    """[blake2s_hash_many(m) for m in messages], batched."""
+
+def compute_hash_on_elements_batch(messages: Iterable[Iterable[int]]) -> List[int]:
+    """[compute_hash_on_elements(m) for m in messages], batched."""
+
+def backend() -> str:
+    """The SIMD backend in use: avx512ifma, avx2, neon or portable."""
