@@ -14,8 +14,10 @@
 //!   functions, Blake2s and the class hashes).
 
 use num_bigint::BigUint;
+use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use starkbatch::{Backend, Felt, Scalar};
 
 /// The field element `obj` (a Python int in `[0, p)`); `what` names it in the error.
@@ -289,8 +291,111 @@ fn compiled_class_hash(py: Python<'_>, json: &str, version: &str) -> PyResult<Bi
 
 // ---- Batches --------------------------------------------------------------------------------
 
-fn pairs(xs: &Bound<'_, PyAny>, ys: &Bound<'_, PyAny>) -> PyResult<Vec<[Felt; 2]>> {
-    let (a, b) = (felts(xs, "xs")?, felts(ys, "ys")?);
+/// How a batch's felts arrived, and so how its results are returned.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// A sequence of Python ints: a list of ints.
+    Ints,
+    /// `bytes` of 32-byte big-endian felts: `bytes`.
+    Bytes,
+    /// A NumPy `(n, 32)` `uint8` array, each row a big-endian felt: the same.
+    Be32,
+    /// A NumPy `(n, 4)` `uint64` array, each row a felt's little-endian limbs: the same.
+    Limbs,
+}
+
+fn not_below_p(name: &str, i: usize) -> PyErr {
+    PyValueError::new_err(format!("{name}[{i}]: not below p"))
+}
+
+fn from_be_rows<'a>(
+    rows: impl Iterator<Item = &'a [u8]>,
+    name: &str,
+    out: &mut Vec<Felt>,
+) -> PyResult<()> {
+    for (i, row) in rows.enumerate() {
+        let be: &[u8; 32] = row.try_into().map_err(|_| not_below_p(name, i))?;
+        out.push(Felt::from_bytes_be(be).map_err(|_| not_below_p(name, i))?);
+    }
+    Ok(())
+}
+
+/// The felts of a batch argument: a NumPy `(n, 32)` `uint8` or `(n, 4)` `uint64` array,
+/// `bytes` (32 big-endian bytes per felt) or a sequence of ints.
+fn felt_input(obj: &Bound<'_, PyAny>, name: &'static str) -> PyResult<(Vec<Felt>, Form)> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        let b = b.as_bytes();
+        if b.len() % 32 != 0 {
+            return Err(PyValueError::new_err(format!(
+                "{name}: {} bytes is not a whole number of 32-byte felts",
+                b.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(b.len() / 32);
+        from_be_rows(b.chunks_exact(32), name, &mut out)?;
+        return Ok((out, Form::Bytes));
+    }
+    if let Ok(a) = obj.extract::<PyReadonlyArray2<'_, u8>>() {
+        let v = a.as_array();
+        if v.ncols() == 32 {
+            let mut out = Vec::with_capacity(v.nrows());
+            match a.as_slice() {
+                Ok(flat) => from_be_rows(flat.chunks_exact(32), name, &mut out)?,
+                Err(_) => {
+                    let rows: Vec<Vec<u8>> = v.rows().into_iter().map(|r| r.to_vec()).collect();
+                    from_be_rows(rows.iter().map(Vec::as_slice), name, &mut out)?
+                }
+            }
+            return Ok((out, Form::Be32));
+        }
+    }
+    if let Ok(a) = obj.extract::<PyReadonlyArray2<'_, u64>>() {
+        let v = a.as_array();
+        if v.ncols() == 4 {
+            let mut out = Vec::with_capacity(v.nrows());
+            for (i, row) in v.rows().into_iter().enumerate() {
+                let limbs = [row[0], row[1], row[2], row[3]];
+                out.push(Felt::from_raw_limbs(limbs).ok_or_else(|| not_below_p(name, i))?);
+            }
+            return Ok((out, Form::Limbs));
+        }
+    }
+    if let Ok(a) = obj.cast::<PyUntypedArray>() {
+        return Err(PyValueError::new_err(format!(
+            "{name}: expected an (n, 32) uint8 or (n, 4) uint64 array, got shape {:?} dtype {}",
+            a.shape(),
+            a.dtype()
+        )));
+    }
+    Ok((felts(obj, name)?, Form::Ints))
+}
+
+/// The results in the form the inputs came in.
+fn felt_output(py: Python<'_>, out: &[Felt], form: Form) -> PyResult<Py<PyAny>> {
+    Ok(match form {
+        Form::Ints => ints(out).into_pyobject(py)?.into_any().unbind(),
+        Form::Bytes => {
+            let flat: Vec<u8> = out.iter().flat_map(|f| f.to_bytes_be()).collect();
+            PyBytes::new(py, &flat).into_any().unbind()
+        }
+        Form::Be32 => {
+            let flat: Vec<u8> = out.iter().flat_map(|f| f.to_bytes_be()).collect();
+            numpy::PyArray1::from_vec(py, flat)
+                .reshape([out.len(), 32])?
+                .into_any()
+                .unbind()
+        }
+        Form::Limbs => {
+            let flat: Vec<u64> = out.iter().flat_map(|f| f.to_raw_limbs()).collect();
+            let a: Bound<'_, PyArray2<u64>> =
+                numpy::PyArray1::from_vec(py, flat).reshape([out.len(), 4])?;
+            a.into_any().unbind()
+        }
+    })
+}
+
+fn pairs(xs: &Bound<'_, PyAny>, ys: &Bound<'_, PyAny>) -> PyResult<(Vec<[Felt; 2]>, Form)> {
+    let ((a, form), (b, _)) = (felt_input(xs, "xs")?, felt_input(ys, "ys")?);
     if a.len() != b.len() {
         return Err(PyValueError::new_err(format!(
             "xs and ys differ in length: {} and {}",
@@ -298,78 +403,123 @@ fn pairs(xs: &Bound<'_, PyAny>, ys: &Bound<'_, PyAny>) -> PyResult<Vec<[Felt; 2]
             b.len()
         )));
     }
-    Ok(a.into_iter().zip(b).map(|(a, b)| [a, b]).collect())
+    Ok((a.into_iter().zip(b).map(|(a, b)| [a, b]).collect(), form))
 }
 
 /// `[poseidon_hash(x, y) for x, y in zip(xs, ys)]`, side by side in SIMD lanes and across
-/// threads, without the GIL.
+/// threads, without the GIL. `xs` and `ys`: sequences of ints, `bytes` or NumPy arrays
+/// (`(n, 32)` `uint8` big-endian or `(n, 4)` `uint64` limbs); the result has `xs`' form.
 #[pyfunction]
 fn poseidon_hash_batch(
     py: Python<'_>,
     xs: &Bound<'_, PyAny>,
     ys: &Bound<'_, PyAny>,
-) -> PyResult<Vec<BigUint>> {
-    let p = pairs(xs, ys)?;
+) -> PyResult<Py<PyAny>> {
+    let (p, form) = pairs(xs, ys)?;
     let mut out = vec![Felt::ZERO; p.len()];
     py.detach(|| Backend::current().poseidon_hash_batch_par(&p, &mut out));
-    Ok(ints(&out))
+    felt_output(py, &out, form)
 }
 
-/// `[pedersen_hash(x, y) for x, y in zip(xs, ys)]`, batched, without the GIL.
+/// `[pedersen_hash(x, y) for x, y in zip(xs, ys)]`, batched, without the GIL; the forms of
+/// [`poseidon_hash_batch`].
 #[pyfunction]
 fn pedersen_hash_batch(
     py: Python<'_>,
     xs: &Bound<'_, PyAny>,
     ys: &Bound<'_, PyAny>,
-) -> PyResult<Vec<BigUint>> {
-    let p = pairs(xs, ys)?;
+) -> PyResult<Py<PyAny>> {
+    let (p, form) = pairs(xs, ys)?;
     let mut out = vec![Felt::ZERO; p.len()];
     py.detach(|| starkbatch::pedersen_hash_batch_par(&p, &mut out));
-    Ok(ints(&out))
+    felt_output(py, &out, form)
 }
 
-/// Every message of `messages` (lists of ints) through a `_many` hash, batched.
+/// Every message through a `_many` hash, batched: `messages` is a sequence of sequences of
+/// ints, or, with `offsets` (n + 1 increasing ints, the first 0 and the last the number of
+/// values), the flat values of every message in any batch form.
 fn many_batch(
     py: Python<'_>,
     messages: &Bound<'_, PyAny>,
+    offsets: Option<Vec<usize>>,
     hash: fn(&[&[Felt]], &mut [Felt]),
-) -> PyResult<Vec<BigUint>> {
-    let mut msgs: Vec<Vec<Felt>> = Vec::new();
-    for (i, m) in messages.try_iter()?.enumerate() {
-        let m = m?;
-        let mut v = Vec::with_capacity(m.len().unwrap_or(0));
-        for (j, x) in m.try_iter()?.enumerate() {
-            v.push(felt(&x?, &|| format!("messages[{i}][{j}]"))?);
+) -> PyResult<Py<PyAny>> {
+    let (values, bounds, form) = match offsets {
+        Some(offsets) => {
+            let (values, form) = felt_input(messages, "messages")?;
+            let ok = offsets.first() == Some(&0)
+                && offsets.last() == Some(&values.len())
+                && offsets.windows(2).all(|w| w[0] <= w[1]);
+            if !ok {
+                return Err(PyValueError::new_err(format!(
+                    "offsets: expected n + 1 increasing offsets from 0 to {}",
+                    values.len()
+                )));
+            }
+            (values, offsets, form)
         }
-        msgs.push(v);
-    }
-    let refs: Vec<&[Felt]> = msgs.iter().map(Vec::as_slice).collect();
+        None => {
+            let mut values = Vec::new();
+            let mut bounds = vec![0];
+            for (i, m) in messages.try_iter()?.enumerate() {
+                let m = m?;
+                for (j, x) in m.try_iter()?.enumerate() {
+                    values.push(felt(&x?, &|| format!("messages[{i}][{j}]"))?);
+                }
+                bounds.push(values.len());
+            }
+            (values, bounds, Form::Ints)
+        }
+    };
+    let refs: Vec<&[Felt]> = bounds.windows(2).map(|w| &values[w[0]..w[1]]).collect();
     let mut out = vec![Felt::ZERO; refs.len()];
     py.detach(|| hash(&refs, &mut out));
-    Ok(ints(&out))
+    felt_output(py, &out, form)
 }
 
 /// `[poseidon_hash_many(m) for m in messages]`, ragged messages side by side in lanes.
 #[pyfunction]
-fn poseidon_hash_many_batch(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Vec<BigUint>> {
-    many_batch(py, messages, |m, o| {
+#[pyo3(signature = (messages, offsets=None))]
+fn poseidon_hash_many_batch(
+    py: Python<'_>,
+    messages: &Bound<'_, PyAny>,
+    offsets: Option<Vec<usize>>,
+) -> PyResult<Py<PyAny>> {
+    many_batch(py, messages, offsets, |m, o| {
         Backend::current().poseidon_hash_many_batch_par(m, o)
     })
 }
 
 /// `[blake2s_hash_many(m) for m in messages]`, ragged messages side by side in lanes.
 #[pyfunction]
-fn blake2s_hash_many_batch(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Vec<BigUint>> {
-    many_batch(py, messages, starkbatch::blake2s_hash_many_batch_par)
+#[pyo3(signature = (messages, offsets=None))]
+fn blake2s_hash_many_batch(
+    py: Python<'_>,
+    messages: &Bound<'_, PyAny>,
+    offsets: Option<Vec<usize>>,
+) -> PyResult<Py<PyAny>> {
+    many_batch(
+        py,
+        messages,
+        offsets,
+        starkbatch::blake2s_hash_many_batch_par,
+    )
 }
 
 /// `[compute_hash_on_elements(m) for m in messages]`, batched.
 #[pyfunction]
+#[pyo3(signature = (messages, offsets=None))]
 fn compute_hash_on_elements_batch(
     py: Python<'_>,
     messages: &Bound<'_, PyAny>,
-) -> PyResult<Vec<BigUint>> {
-    many_batch(py, messages, starkbatch::pedersen_hash_array_batch_par)
+    offsets: Option<Vec<usize>>,
+) -> PyResult<Py<PyAny>> {
+    many_batch(
+        py,
+        messages,
+        offsets,
+        starkbatch::pedersen_hash_array_batch_par,
+    )
 }
 
 /// The SIMD backend the engine runs on (`avx512ifma`, `avx2`, `neon` or `portable`).
@@ -380,7 +530,7 @@ fn backend() -> String {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("P", int(&(Felt::ZERO - Felt::ONE)) + 1u32)?;
+    m.add("P", int(&Felt::MAX) + 1u32)?;
     m.add_function(wrap_pyfunction!(poseidon_hash, m)?)?;
     m.add_function(wrap_pyfunction!(poseidon_hash_single, m)?)?;
     m.add_function(wrap_pyfunction!(poseidon_hash_many, m)?)?;

@@ -1,6 +1,14 @@
 """Type stubs of starkbatch's native module (the functions starkbatch re-exports)."""
 
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+#: A batch of felts: ints, bytes (32 big-endian bytes each), an (n, 32) uint8 array of
+#: big-endian rows or an (n, 4) uint64 array of little-endian limbs.
+Felts = Union[Sequence[int], bytes, npt.NDArray[np.uint8], npt.NDArray[np.uint64]]
+Offsets = Union[Sequence[int], npt.NDArray[np.integer]]
 
 #: The field modulus, 2**251 + 17 * 2**192 + 1.
 P: int
@@ -59,20 +67,26 @@ def class_hash(json: str, version: str = "v2") -> int:
 def compiled_class_hash(json: str, version: str = "v2") -> int:
     """The compiled class hash of a CASM file: "v2" (Blake2s) or "v1" (Poseidon)."""
 
-def poseidon_hash_batch(xs: Sequence[int], ys: Sequence[int]) -> List[int]:
-    """[poseidon_hash(x, y) for x, y in zip(xs, ys)], batched without the GIL."""
+def poseidon_hash_batch(xs: Felts, ys: Felts) -> Felts:
+    """[poseidon_hash(x, y) for x, y in zip(xs, ys)], batched without the GIL, in xs' form."""
 
-def pedersen_hash_batch(xs: Sequence[int], ys: Sequence[int]) -> List[int]:
-    """[pedersen_hash(x, y) for x, y in zip(xs, ys)], batched without the GIL."""
+def pedersen_hash_batch(xs: Felts, ys: Felts) -> Felts:
+    """[pedersen_hash(x, y) for x, y in zip(xs, ys)], batched without the GIL, in xs' form."""
 
-def poseidon_hash_many_batch(messages: Iterable[Iterable[int]]) -> List[int]:
-    """[poseidon_hash_many(m) for m in messages], batched."""
+def poseidon_hash_many_batch(
+    messages: Union[Iterable[Iterable[int]], Felts], offsets: Optional[Offsets] = None
+) -> Felts:
+    """[poseidon_hash_many(m) for m in messages]; with offsets, messages holds the flat values."""
 
-def blake2s_hash_many_batch(messages: Iterable[Iterable[int]]) -> List[int]:
-    """[blake2s_hash_many(m) for m in messages], batched."""
+def blake2s_hash_many_batch(
+    messages: Union[Iterable[Iterable[int]], Felts], offsets: Optional[Offsets] = None
+) -> Felts:
+    """[blake2s_hash_many(m) for m in messages]; with offsets, messages holds the flat values."""
 
-def compute_hash_on_elements_batch(messages: Iterable[Iterable[int]]) -> List[int]:
-    """[compute_hash_on_elements(m) for m in messages], batched."""
+def compute_hash_on_elements_batch(
+    messages: Union[Iterable[Iterable[int]], Felts], offsets: Optional[Offsets] = None
+) -> Felts:
+    """[compute_hash_on_elements(m) for m in messages]; offsets as above."""
 
 def backend() -> str:
     """The SIMD backend in use: avx512ifma, avx2, neon or portable."""

@@ -1,5 +1,6 @@
 """The batch functions against the scalar ones at every length 0..=67, and their errors."""
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -47,3 +48,77 @@ def test_errors_name_the_index():
         sb.poseidon_hash_batch([1, 2], [1])
     with pytest.raises(ValueError, match=r"messages\[1\]\[0\]"):
         sb.poseidon_hash_many_batch([[1], [P]])
+
+
+def as_be32(values):
+    return np.array([list(v.to_bytes(32, "big")) for v in values], dtype=np.uint8).reshape(-1, 32)
+
+
+def as_limbs(values):
+    rows = [[(v >> (64 * i)) & (2**64 - 1) for i in range(4)] for v in values]
+    return np.array(rows, dtype=np.uint64).reshape(-1, 4)
+
+
+def from_be32(a):
+    return [int.from_bytes(bytes(row), "big") for row in a]
+
+
+def from_limbs(a):
+    return [sum(int(x) << (64 * i) for i, x in enumerate(row)) for row in a]
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 33, 67, 1000])
+def test_array_and_bytes_forms(n):
+    xs, ys = xs_ys(n, 5 * n + 3)
+    xs[: min(n, 2)] = [P - 1, 0][: min(n, 2)]
+    for f, g in [(sb.poseidon_hash_batch, sb.poseidon_hash), (sb.pedersen_hash_batch, sb.pedersen_hash)]:
+        want = [g(x, y) for x, y in zip(xs, ys)]
+        got = f(as_be32(xs), as_be32(ys))
+        assert got.dtype == np.uint8 and got.shape == (n, 32)
+        assert from_be32(got) == want
+        got = f(as_limbs(xs), as_limbs(ys))
+        assert got.dtype == np.uint64 and got.shape == (n, 4)
+        assert from_limbs(got) == want
+        flat = b"".join(v.to_bytes(32, "big") for v in xs)
+        got = f(flat, ys)
+        assert isinstance(got, bytes) and [
+            int.from_bytes(got[i : i + 32], "big") for i in range(0, len(got), 32)
+        ] == want
+        # A non-contiguous view (every other row) reads the same values.
+        wide = as_be32([v for x in xs for v in (x, 1)])
+        assert from_be32(f(wide[::2], as_be32(ys))) == want
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 30])
+def test_many_batch_offsets(n):
+    msgs = [xs_ys(i % 11, 7 * n + i)[0] for i in range(n)]
+    offsets = np.cumsum([0] + [len(m) for m in msgs])
+    flat = [v for m in msgs for v in m]
+    want = [sb.poseidon_hash_many(m) for m in msgs]
+    assert sb.poseidon_hash_many_batch(flat, offsets) == want
+    assert from_be32(sb.poseidon_hash_many_batch(as_be32(flat), list(offsets))) == want
+    assert from_limbs(sb.blake2s_hash_many_batch(as_limbs(flat), offsets)) == [
+        sb.blake2s_hash_many(m) for m in msgs
+    ]
+
+
+def test_array_errors():
+    good = as_be32([1, 2, 3])
+    bad = good.copy()
+    bad[1] = list(P.to_bytes(32, "big"))
+    with pytest.raises(ValueError, match=r"ys\[1\]: not below p"):
+        sb.poseidon_hash_batch(good, bad)
+    limbs = as_limbs([1, 2, 3])
+    limbs[2, 3] = 2**63
+    with pytest.raises(ValueError, match=r"xs\[2\]: not below p"):
+        sb.pedersen_hash_batch(limbs, good)
+    with pytest.raises(ValueError, match="shape"):
+        sb.poseidon_hash_batch(np.zeros((3, 31), dtype=np.uint8), good)
+    with pytest.raises(ValueError, match="dtype"):
+        sb.poseidon_hash_batch(np.zeros((3, 32), dtype=np.int32), good)
+    with pytest.raises(ValueError, match="whole number"):
+        sb.poseidon_hash_batch(b"\x00" * 33, [1])
+    with pytest.raises(ValueError, match="offsets"):
+        sb.poseidon_hash_many_batch([1, 2, 3], [0, 2])
+    with pytest.raises(ValueError, match="offsets"):
+        sb.poseidon_hash_many_batch([1, 2, 3], [0, 2, 1, 3])
