@@ -522,6 +522,240 @@ fn compute_hash_on_elements_batch(
     )
 }
 
+// ---- Tries and the state root ----------------------------------------------------------------
+
+use starkbatch::state::{self, StateRootRule, TrieTop};
+use starkbatch::{Pedersen, Poseidon};
+
+fn trie_err(e: state::TrieError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Whether `hash` names Poseidon (`"poseidon"`) or Pedersen (`"pedersen"`).
+fn is_poseidon(hash: &str) -> PyResult<bool> {
+    match hash {
+        "pedersen" => Ok(false),
+        "poseidon" => Ok(true),
+        h => Err(PyValueError::new_err(format!(
+            "hash: expected \"pedersen\" or \"poseidon\", got {h:?}"
+        ))),
+    }
+}
+
+fn rule_of(rule: &str) -> PyResult<StateRootRule> {
+    match rule {
+        "from-0.14" => Ok(StateRootRule::From0_14_0),
+        "before-0.14" => Ok(StateRootRule::Before0_14_0),
+        r => Err(PyValueError::new_err(format!(
+            "rule: expected \"from-0.14\" or \"before-0.14\", got {r:?}"
+        ))),
+    }
+}
+
+fn entries(keys: &Bound<'_, PyAny>, values: &Bound<'_, PyAny>) -> PyResult<Vec<(Felt, Felt)>> {
+    let (k, _) = felt_input(keys, "keys")?;
+    let (v, _) = felt_input(values, "values")?;
+    if k.len() != v.len() {
+        return Err(PyValueError::new_err(format!(
+            "keys and values differ in length: {} and {}",
+            k.len(),
+            v.len()
+        )));
+    }
+    Ok(k.into_iter().zip(v).collect())
+}
+
+type PyTop = (BigUint, BigUint, u32);
+/// A top as Python passes it back: `(node, path, length)`.
+type PyTopArg<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>, u32);
+
+fn py_top(t: TrieTop) -> PyTop {
+    (int(&t.node), int(&t.path), t.length)
+}
+
+/// The root of the Patricia-Merkle trie of `height` holding `values[i]` at `keys[i]` (the last
+/// write to a key wins, 0 deletes), hashed with Pedersen (storage and contract tries) or
+/// Poseidon (the class trie); keys and values in any batch form.
+#[pyfunction]
+#[pyo3(signature = (keys, values, height=251, hash="pedersen"))]
+fn trie_root(
+    py: Python<'_>,
+    keys: &Bound<'_, PyAny>,
+    values: &Bound<'_, PyAny>,
+    height: u32,
+    hash: &str,
+) -> PyResult<BigUint> {
+    let e = entries(keys, values)?;
+    let poseidon = is_poseidon(hash)?;
+    let r = py.detach(|| {
+        if poseidon {
+            state::trie_root::<Poseidon>(&e, height)
+        } else {
+            state::trie_root::<Pedersen>(&e, height)
+        }
+    });
+    Ok(int(&r.map_err(trie_err)?))
+}
+
+/// The top of that trie with its root edge left open: `None` when empty, else `(node, path,
+/// length)`; the pieces [`compose_tops`] joins (docs/scaling.md).
+#[pyfunction]
+#[pyo3(signature = (keys, values, height=251, hash="pedersen"))]
+fn trie_top(
+    py: Python<'_>,
+    keys: &Bound<'_, PyAny>,
+    values: &Bound<'_, PyAny>,
+    height: u32,
+    hash: &str,
+) -> PyResult<Option<PyTop>> {
+    let e = entries(keys, values)?;
+    let poseidon = is_poseidon(hash)?;
+    let r = py.detach(|| {
+        if poseidon {
+            state::trie_top::<Poseidon>(&e, height)
+        } else {
+            state::trie_top::<Pedersen>(&e, height)
+        }
+    });
+    Ok(r.map_err(trie_err)?.map(py_top))
+}
+
+/// The root of a trie of height `split_bits + sub_height` from the `2^split_bits` tops of its
+/// subtries (`tops[i]`: [`trie_top`] of the keys whose top `split_bits` bits are `i`, reduced
+/// to their low `sub_height` bits; `None` for an empty range).
+#[pyfunction]
+#[pyo3(signature = (tops, split_bits, sub_height, hash="pedersen"))]
+fn compose_tops(
+    tops: Vec<Option<PyTopArg<'_>>>,
+    split_bits: u32,
+    sub_height: u32,
+    hash: &str,
+) -> PyResult<BigUint> {
+    let mut t = Vec::with_capacity(tops.len());
+    for (i, top) in tops.iter().enumerate() {
+        t.push(match top {
+            None => None,
+            Some((node, path, length)) => Some(TrieTop {
+                node: felt(node, &|| format!("tops[{i}].node"))?,
+                path: felt(path, &|| format!("tops[{i}].path"))?,
+                length: *length,
+            }),
+        });
+    }
+    let r = if is_poseidon(hash)? {
+        state::compose_tops::<Poseidon>(&t, split_bits, sub_height)
+    } else {
+        state::compose_tops::<Pedersen>(&t, split_bits, sub_height)
+    };
+    Ok(int(&r.map_err(trie_err)?))
+}
+
+/// A contract's leaf in the contract trie: `H(H(H(class_hash, storage_root), nonce), 0)`.
+#[pyfunction]
+fn contract_state_hash(
+    class_hash: &Bound<'_, PyAny>,
+    storage_root: &Bound<'_, PyAny>,
+    nonce: &Bound<'_, PyAny>,
+) -> PyResult<BigUint> {
+    Ok(int(&state::contract_state_hash(
+        &felt(class_hash, &arg("class_hash"))?,
+        &felt(storage_root, &arg("storage_root"))?,
+        &felt(nonce, &arg("nonce"))?,
+    )))
+}
+
+/// The state root from the contract and class roots under `rule` (`"from-0.14"`, the default,
+/// or `"before-0.14"`).
+#[pyfunction]
+#[pyo3(signature = (contract_root, class_root, rule="from-0.14"))]
+fn global_state_root(
+    contract_root: &Bound<'_, PyAny>,
+    class_root: &Bound<'_, PyAny>,
+    rule: &str,
+) -> PyResult<BigUint> {
+    Ok(int(&state::global_state_root(
+        &felt(contract_root, &arg("contract_root"))?,
+        &felt(class_root, &arg("class_root"))?,
+        rule_of(rule)?,
+    )))
+}
+
+/// One contract of a state: `{"address", "class_hash", "nonce", "storage"}`, `storage` a dict
+/// key → value (or a sequence of pairs); missing fields are 0 / empty.
+fn contract_of(c: &Bound<'_, PyAny>, i: usize) -> PyResult<state::ContractState> {
+    let get = |name: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        match c.get_item(name) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(c.py()) => Ok(None),
+            Err(e) => Err(e),
+        }
+    };
+    let field = |name: &'static str| -> PyResult<Felt> {
+        match get(name)? {
+            Some(v) => felt(&v, &|| format!("contracts[{i}].{name}")),
+            None => Ok(Felt::ZERO),
+        }
+    };
+    let address = get("address")?
+        .ok_or_else(|| PyValueError::new_err(format!("contracts[{i}]: no address")))?;
+    let address = felt(&address, &|| format!("contracts[{i}].address"))?;
+    let mut storage = Vec::new();
+    if let Some(st) = get("storage")? {
+        let items = match st.cast::<pyo3::types::PyDict>() {
+            Ok(d) => d.items().into_any(),
+            Err(_) => st,
+        };
+        for (j, kv) in items.try_iter()?.enumerate() {
+            let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = kv?.extract()?;
+            storage.push((
+                felt(&k, &|| format!("contracts[{i}].storage[{j}].key"))?,
+                felt(&v, &|| format!("contracts[{i}].storage[{j}].value"))?,
+            ));
+        }
+    }
+    Ok(state::ContractState {
+        address,
+        class_hash: field("class_hash")?,
+        nonce: field("nonce")?,
+        storage,
+    })
+}
+
+/// The state commitment of a whole state: `contracts` a sequence of dicts (`address`,
+/// `class_hash`, `nonce`, `storage`), `classes` a dict class hash → compiled class hash.
+/// Returns `{"state_root", "contract_root", "class_root"}`.
+#[pyfunction]
+#[pyo3(signature = (contracts, classes=None, rule="from-0.14"))]
+fn state_commitment<'py>(
+    py: Python<'py>,
+    contracts: &Bound<'py, PyAny>,
+    classes: Option<&Bound<'py, pyo3::types::PyDict>>,
+    rule: &str,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let rule = rule_of(rule)?;
+    let mut cs = Vec::new();
+    for (i, c) in contracts.try_iter()?.enumerate() {
+        cs.push(contract_of(&c?, i)?);
+    }
+    let mut cl = Vec::new();
+    if let Some(d) = classes {
+        for (j, (k, v)) in d.iter().enumerate() {
+            cl.push(state::DeclaredClass {
+                class_hash: felt(&k, &|| format!("classes[{j}] class hash"))?,
+                compiled_class_hash: felt(&v, &|| format!("classes[{j}] compiled class hash"))?,
+            });
+        }
+    }
+    let r = py
+        .detach(|| state::state_commitment(&cs, &cl, rule))
+        .map_err(trie_err)?;
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item("state_root", int(&r.state_root))?;
+    out.set_item("contract_root", int(&r.contract_root))?;
+    out.set_item("class_root", int(&r.class_root))?;
+    Ok(out)
+}
+
 /// The SIMD backend the engine runs on (`avx512ifma`, `avx2`, `neon` or `portable`).
 #[pyfunction]
 fn backend() -> String {
@@ -555,5 +789,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blake2s_hash_many_batch, m)?)?;
     m.add_function(wrap_pyfunction!(compute_hash_on_elements_batch, m)?)?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
+    m.add_function(wrap_pyfunction!(trie_root, m)?)?;
+    m.add_function(wrap_pyfunction!(trie_top, m)?)?;
+    m.add_function(wrap_pyfunction!(compose_tops, m)?)?;
+    m.add_function(wrap_pyfunction!(contract_state_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(global_state_root, m)?)?;
+    m.add_function(wrap_pyfunction!(state_commitment, m)?)?;
     Ok(())
 }

@@ -90,3 +90,24 @@ def compute_hash_on_elements_batch(
 
 def backend() -> str:
     """The SIMD backend in use: avx512ifma, avx2, neon or portable."""
+
+Top = Tuple[int, int, int]
+
+def trie_root(keys: Felts, values: Felts, height: int = 251, hash: str = "pedersen") -> int:
+    """The Patricia-Merkle root of values at keys ("pedersen" or "poseidon"); 0 deletes."""
+
+def trie_top(keys: Felts, values: Felts, height: int = 251, hash: str = "pedersen") -> Optional[Top]:
+    """The trie's top with its root edge open: (node, path, length), or None when empty."""
+
+def compose_tops(tops: Sequence[Optional[Top]], split_bits: int, sub_height: int, hash: str = "pedersen") -> int:
+    """The root of a trie from the tops of its 2**split_bits subtries (docs/scaling.md)."""
+
+def contract_state_hash(class_hash: int, storage_root: int, nonce: int) -> int:
+    """A contract's leaf: H(H(H(class_hash, storage_root), nonce), 0), Pedersen."""
+
+def global_state_root(contract_root: int, class_root: int, rule: str = "from-0.14") -> int:
+    """The state root from the two trie roots ("from-0.14" or "before-0.14")."""
+
+def state_commitment(contracts: Iterable[dict], classes: Optional[dict] = None, rule: str = "from-0.14") -> dict:
+    """{"state_root", "contract_root", "class_root"} of contracts (dicts with address,
+    class_hash, nonce, storage) and classes (class hash -> compiled class hash)."""
