@@ -14,7 +14,7 @@ if [ ! -x "$env/bin/python" ]; then
     }
 fi
 "$env/bin/python" -m pip install -q --upgrade pip
-"$env/bin/python" -m pip install -q maturin numpy pytest hypothesis poseidon-py crypto-cpp-py
+"$env/bin/python" -m pip install -q maturin numpy pytest hypothesis poseidon-py crypto-cpp-py "dask[dataframe,distributed]"
 # The binding builds in its own target directory (it is its own workspace).
 CARGO_TARGET_DIR=target/python "$env/bin/python" -m pip install -q --force-reinstall ./python
 "$env/bin/python" -m pytest -q python/tests

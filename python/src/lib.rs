@@ -756,6 +756,116 @@ fn state_commitment<'py>(
     Ok(out)
 }
 
+/// The top of one address range of the contract trie, for sharding a state root
+/// (`starkbatch.dask`, docs/scaling.md): every contract of the range (contract rows
+/// `addresses`, `class_hashes`, `nonces`, and storage rows `storage_contracts`,
+/// `storage_keys`, `storage_values`; a contract with storage but no row has class hash and
+/// nonce 0) gets its storage root and leaf, and the leaves' trie is built over the addresses'
+/// low `251 - split_bits` bits. Every address must have the same top `split_bits` bits.
+/// Returns `None` for an empty range, else `(node, path, length)` for [`compose_tops`].
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn contracts_top(
+    py: Python<'_>,
+    storage_contracts: &Bound<'_, PyAny>,
+    storage_keys: &Bound<'_, PyAny>,
+    storage_values: &Bound<'_, PyAny>,
+    addresses: &Bound<'_, PyAny>,
+    class_hashes: &Bound<'_, PyAny>,
+    nonces: &Bound<'_, PyAny>,
+    split_bits: u32,
+) -> PyResult<Option<PyTop>> {
+    let (sc, _) = felt_input(storage_contracts, "storage_contracts")?;
+    let (sk, _) = felt_input(storage_keys, "storage_keys")?;
+    let (sv, _) = felt_input(storage_values, "storage_values")?;
+    let (ad, _) = felt_input(addresses, "addresses")?;
+    let (ch, _) = felt_input(class_hashes, "class_hashes")?;
+    let (no, _) = felt_input(nonces, "nonces")?;
+    if sc.len() != sk.len() || sc.len() != sv.len() || ad.len() != ch.len() || ad.len() != no.len()
+    {
+        return Err(PyValueError::new_err(
+            "storage columns and contract columns must each have equal lengths",
+        ));
+    }
+    if split_bits > 32 {
+        return Err(PyValueError::new_err("split_bits: at most 32"));
+    }
+    let sub = 251 - split_bits;
+    // The top `split_bits` bits of an address (bits sub..251, all in limbs 2 and 3: sub >= 219).
+    let top_bits = |a: &Felt| -> u64 {
+        let l = a.to_raw_limbs();
+        (((l[3] as u128) << 64 | l[2] as u128) >> (sub - 128)) as u64
+    };
+    let r = py.detach(|| -> Result<Option<TrieTop>, String> {
+        let mut index: std::collections::HashMap<[u64; 4], usize> = Default::default();
+        let mut contracts: Vec<state::ContractState> = Vec::new();
+        let mut slot = |a: Felt, contracts: &mut Vec<state::ContractState>| -> usize {
+            *index.entry(a.to_raw_limbs()).or_insert_with(|| {
+                contracts.push(state::ContractState {
+                    address: a,
+                    ..Default::default()
+                });
+                contracts.len() - 1
+            })
+        };
+        for ((a, c), n) in ad.iter().zip(&ch).zip(&no) {
+            let i = slot(*a, &mut contracts);
+            contracts[i].class_hash = *c;
+            contracts[i].nonce = *n;
+        }
+        for ((a, k), v) in sc.iter().zip(&sk).zip(&sv) {
+            let i = slot(*a, &mut contracts);
+            contracts[i].storage.push((*k, *v));
+        }
+        let shard = contracts.first().map(|c| top_bits(&c.address));
+        if let Some(c) = contracts
+            .iter()
+            .find(|c| Some(top_bits(&c.address)) != shard)
+        {
+            return Err(format!(
+                "address {} is not in the range of {}",
+                c.address, contracts[0].address
+            ));
+        }
+        let tries: Vec<&[(Felt, Felt)]> = contracts.iter().map(|c| c.storage.as_slice()).collect();
+        let roots = state::trie_roots::<Pedersen>(&tries, 251).map_err(|e| e.to_string())?;
+        let cls: Vec<Felt> = contracts.iter().map(|c| c.class_hash).collect();
+        let nos: Vec<Felt> = contracts.iter().map(|c| c.nonce).collect();
+        let mut leaves = vec![Felt::ZERO; contracts.len()];
+        state::contract_state_hashes(&cls, &roots, &nos, &mut leaves);
+        let mask = {
+            let mut m = [u64::MAX; 4];
+            for (i, w) in m.iter_mut().enumerate() {
+                let lo = 64 * i as u32;
+                *w = if sub >= lo + 64 {
+                    u64::MAX
+                } else if sub <= lo {
+                    0
+                } else {
+                    (1u64 << (sub - lo)) - 1
+                };
+            }
+            m
+        };
+        let entries: Vec<(Felt, Felt)> = contracts
+            .iter()
+            .zip(leaves)
+            .map(|(c, l)| {
+                let a = c.address.to_raw_limbs();
+                let low = [
+                    a[0] & mask[0],
+                    a[1] & mask[1],
+                    a[2] & mask[2],
+                    a[3] & mask[3],
+                ];
+                (Felt::from_raw_limbs(low).unwrap_or(Felt::ZERO), l)
+            })
+            .collect();
+        state::trie_top::<Pedersen>(&entries, sub).map_err(|e| e.to_string())
+    });
+    Ok(r.map_err(PyValueError::new_err)?.map(py_top))
+}
+
 /// The SIMD backend the engine runs on (`avx512ifma`, `avx2`, `neon` or `portable`).
 #[pyfunction]
 fn backend() -> String {
@@ -795,5 +905,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(contract_state_hash, m)?)?;
     m.add_function(wrap_pyfunction!(global_state_root, m)?)?;
     m.add_function(wrap_pyfunction!(state_commitment, m)?)?;
+    m.add_function(wrap_pyfunction!(contracts_top, m)?)?;
     Ok(())
 }

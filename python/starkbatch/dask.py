@@ -1,0 +1,142 @@
+"""The state root of a state too large for one process, sharded on Dask (docs/python.md).
+
+A state is two Dask DataFrames: storage rows ``(contract, key, value)`` and contract rows
+``(address, class_hash, nonce)``; felts as Python ints or hex strings (``"0x..."``). The contract
+trie is cut by the top ``split_bits`` bits of the address into ``2**split_bits`` ranges
+(docs/scaling.md): each range is one task that builds every storage trie of its contracts,
+their leaves and the top of its part of the contract trie with the native engine; the client
+composes the tops (``compose_tops``) and the class trie's root into the state root. A task
+lost with its worker is recomputed by Dask, and the root does not change.
+
+Needs the extra ``starkbatch[dask]`` (``dask[dataframe,distributed]``).
+"""
+
+from typing import Mapping, Optional
+
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+
+from ._native import compose_tops, contracts_top, global_state_root, state_commitment
+
+__all__ = ["state_root"]
+
+_HEIGHT = 251
+
+
+def _int(x):
+    return int(x, 0) if isinstance(x, str) else int(x)
+
+
+def _hex(values):
+    # Fixed-width hex: a string column Dask's shuffle (Arrow) can move, and 32 bytes per felt
+    # for the native call.
+    return [f"{v:064x}" for v in values]
+
+
+def _bytes(column):
+    return bytes.fromhex("".join(column))
+
+
+def _storage_rows(df, split_bits):
+    c = [_int(x) for x in df["contract"]]
+    return pd.DataFrame(
+        {
+            "shard": np.array([a >> (_HEIGHT - split_bits) for a in c], dtype=np.int64),
+            "kind": np.zeros(len(c), dtype=np.int8),
+            "a": _hex(c),
+            "b": _hex(_int(x) for x in df["key"]),
+            "c": _hex(_int(x) for x in df["value"]),
+        },
+        index=df.index,
+    )
+
+
+def _contract_rows(df, split_bits):
+    a = [_int(x) for x in df["address"]]
+    return pd.DataFrame(
+        {
+            "shard": np.array([x >> (_HEIGHT - split_bits) for x in a], dtype=np.int64),
+            "kind": np.ones(len(a), dtype=np.int8),
+            "a": _hex(a),
+            "b": _hex(_int(x) for x in df["class_hash"]),
+            "c": _hex(_int(x) for x in df["nonce"]),
+        },
+        index=df.index,
+    )
+
+
+_ROWS = pd.DataFrame(
+    {
+        "shard": pd.Series([], dtype="int64"),
+        "kind": pd.Series([], dtype="int8"),
+        "a": pd.Series([], dtype=object),
+        "b": pd.Series([], dtype=object),
+        "c": pd.Series([], dtype=object),
+    }
+)
+_TOP = pd.DataFrame(
+    {
+        "node": pd.Series([], dtype=object),
+        "path": pd.Series([], dtype=object),
+        "length": pd.Series([], dtype="int64"),
+    }
+)
+
+
+def _range_top(rows, split_bits):
+    """One address range: its top as a one-row frame (no row for an empty range)."""
+    s = rows[rows["kind"] == 0]
+    c = rows[rows["kind"] == 1]
+    cols = [_bytes(f[k]) for f in (s, c) for k in ("a", "b", "c")]
+    top = contracts_top(*cols, split_bits)
+    if top is None:
+        return _TOP.copy()
+    return pd.DataFrame(
+        {
+            "node": _hex([top[0]]),
+            "path": _hex([top[1]]),
+            "length": np.array([top[2]], dtype=np.int64),
+        }
+    )
+
+
+def contract_root(storage: dd.DataFrame, contracts: dd.DataFrame, split_bits: int = 6):
+    """The contract trie's root (storage tries included) as a lazy Dask computation of the
+    ``2**split_bits`` range tops; ``.compute()`` gives a pandas frame of tops by shard."""
+    if not 0 <= split_bits <= 16:
+        raise ValueError(f"split_bits: expected 0 to 16, got {split_bits}")
+    st = storage.map_partitions(_storage_rows, split_bits, meta=_ROWS)
+    ct = contracts.map_partitions(_contract_rows, split_bits, meta=_ROWS)
+    rows = dd.concat([st, ct])
+    return rows.groupby("shard").apply(_range_top, split_bits, meta=_TOP)
+
+
+def state_root(
+    storage: dd.DataFrame,
+    contracts: dd.DataFrame,
+    classes: Optional[Mapping[int, int]] = None,
+    *,
+    split_bits: int = 6,
+    rule: str = "from-0.14",
+) -> dict:
+    """The state commitment of the state: ``{"state_root", "contract_root", "class_root"}``.
+
+    ``storage``: columns ``contract``, ``key``, ``value``; ``contracts``: ``address``,
+    ``class_hash``, ``nonce`` (a contract with storage rows but no contract row has class hash
+    and nonce 0); ``classes``: class hash -> compiled class hash (the class trie is built on the
+    client: it is small). Runs on the current Dask scheduler (a ``distributed.Client`` if one is
+    active). Equal to ``starkbatch.state_commitment`` of the same state.
+    """
+    tops = contract_root(storage, contracts, split_bits).compute()
+    by_shard = [None] * (2**split_bits)
+    for index, row in tops.iterrows():
+        shard = index[0] if isinstance(index, tuple) else index
+        by_shard[int(shard)] = (int(row["node"], 16), int(row["path"], 16), int(row["length"]))
+    contract = compose_tops(by_shard, split_bits, _HEIGHT - split_bits)
+    class_root = state_commitment([], dict(classes or {}), rule)["class_root"]
+    return {
+        "state_root": global_state_root(contract, class_root, rule),
+        "contract_root": contract,
+        "class_root": class_root,
+    }
