@@ -212,11 +212,22 @@ fn verify(
     s: &Bound<'_, PyAny>,
     public_key: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
+    let s = felt(s, &arg("s"))?;
+    verify_with(msg_hash, r, public_key, "public_key", |_| Some(s))
+}
+
+/// `verify` of `msg_hash` and `r` under the key `key`, with `s` from `s_of` (`None`: invalid).
+fn verify_with(
+    msg_hash: &Bound<'_, PyAny>,
+    r: &Bound<'_, PyAny>,
+    key: &Bound<'_, PyAny>,
+    key_name: &'static str,
+    s_of: impl FnOnce(()) -> Option<Felt>,
+) -> PyResult<bool> {
     let m = felt(msg_hash, &arg("msg_hash"))?;
     let r = felt(r, &arg("r"))?;
-    let s = felt(s, &arg("s"))?;
-    let q = felt(public_key, &arg("public_key"))?;
-    Ok(starkbatch::verify(&q, &m, &r, &s).unwrap_or(false))
+    let q = felt(key, &arg(key_name))?;
+    Ok(s_of(()).is_some_and(|s| starkbatch::verify(&q, &m, &r, &s).unwrap_or(false)))
 }
 
 /// crypto-cpp-py's `cpp_verify(msg_hash, r, w, stark_key)`, where `w` is the inverse of `s`
@@ -228,15 +239,12 @@ fn cpp_verify(
     w: &Bound<'_, PyAny>,
     stark_key: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
-    let m = felt(msg_hash, &arg("msg_hash"))?;
-    let r = felt(r, &arg("r"))?;
     let w = felt(w, &arg("w"))?;
-    let q = felt(stark_key, &arg("stark_key"))?;
-    let Some(w) = Scalar::from_felt(&w).filter(|w| !w.is_zero()) else {
-        return Ok(false);
-    };
-    let s = w.inverse_vartime().to_felt();
-    Ok(starkbatch::verify(&q, &m, &r, &s).unwrap_or(false))
+    verify_with(msg_hash, r, stark_key, "stark_key", |_| {
+        Scalar::from_felt(&w)
+            .filter(|w| !w.is_zero())
+            .map(|w| w.inverse_vartime().to_felt())
+    })
 }
 
 // ---- Blake2s and class hashes ---------------------------------------------------------------

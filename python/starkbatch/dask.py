@@ -38,32 +38,28 @@ def _bytes(column):
     return bytes.fromhex("".join(column))
 
 
-def _storage_rows(df, split_bits):
-    c = [_int(x) for x in df["contract"]]
+def _rows(df, kind, columns, split_bits):
+    """`df`'s rows in the shuffled schema: shard (the top bits of the first column), kind
+    (0 storage, 1 contract) and the three columns as fixed-width hex."""
+    first = [_int(x) for x in df[columns[0]]]
     return pd.DataFrame(
         {
-            "shard": np.array([a >> (_HEIGHT - split_bits) for a in c], dtype=np.int64),
-            "kind": np.zeros(len(c), dtype=np.int8),
-            "a": _hex(c),
-            "b": _hex(_int(x) for x in df["key"]),
-            "c": _hex(_int(x) for x in df["value"]),
+            "shard": np.array([x >> (_HEIGHT - split_bits) for x in first], dtype=np.int64),
+            "kind": np.full(len(first), kind, dtype=np.int8),
+            "a": _hex(first),
+            "b": _hex(_int(x) for x in df[columns[1]]),
+            "c": _hex(_int(x) for x in df[columns[2]]),
         },
         index=df.index,
     )
+
+
+def _storage_rows(df, split_bits):
+    return _rows(df, 0, ("contract", "key", "value"), split_bits)
 
 
 def _contract_rows(df, split_bits):
-    a = [_int(x) for x in df["address"]]
-    return pd.DataFrame(
-        {
-            "shard": np.array([x >> (_HEIGHT - split_bits) for x in a], dtype=np.int64),
-            "kind": np.ones(len(a), dtype=np.int8),
-            "a": _hex(a),
-            "b": _hex(_int(x) for x in df["class_hash"]),
-            "c": _hex(_int(x) for x in df["nonce"]),
-        },
-        index=df.index,
-    )
+    return _rows(df, 1, ("address", "class_hash", "nonce"), split_bits)
 
 
 _ROWS = pd.DataFrame(
