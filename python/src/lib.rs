@@ -402,6 +402,49 @@ fn felt_output(py: Python<'_>, out: &[Felt], form: Form) -> PyResult<Py<PyAny>> 
     })
 }
 
+/// One felt of a column: an int, a string (`0x` hex or decimal) or big-endian bytes (at most
+/// 32); `what` names it in the error.
+fn felt_item(item: &Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<Felt> {
+    if let Ok(v) = item.extract::<u64>() {
+        return Ok(Felt::from(v));
+    }
+    if let Ok(s) = item.extract::<&str>() {
+        return s.parse::<Felt>().map_err(|e| {
+            PyValueError::new_err(format!("{}: {s:?} is not a felt ({e})", what()))
+        });
+    }
+    if let Ok(b) = item.cast::<PyBytes>() {
+        let b = b.as_bytes();
+        if b.len() > 32 {
+            return Err(PyValueError::new_err(format!(
+                "{}: {} bytes, at most 32",
+                what(),
+                b.len()
+            )));
+        }
+        let mut be = [0u8; 32];
+        be[32 - b.len()..].copy_from_slice(b);
+        return Felt::from_bytes_be(&be)
+            .map_err(|_| PyValueError::new_err(format!("{}: not below p", what())));
+    }
+    felt(item, what)
+}
+
+/// A column of felts (ints, `0x` hex or decimal strings, big-endian `bytes`, in any iterable:
+/// a list, a pandas Series, a NumPy object array) as an `(n, 4)` `uint64` array of
+/// little-endian limbs, the form every batch function takes without conversion. Raises
+/// `ValueError` naming the index of an item that is not a felt below p.
+#[pyfunction]
+fn felt_limbs<'py>(py: Python<'py>, values: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let mut flat: Vec<u64> = Vec::with_capacity(4 * values.len().unwrap_or(0));
+    for (i, item) in values.try_iter()?.enumerate() {
+        let f = felt_item(&item?, &|| format!("values[{i}]"))?;
+        flat.extend(f.to_raw_limbs());
+    }
+    let n = flat.len() / 4;
+    numpy::PyArray1::from_vec(py, flat).reshape([n, 4])
+}
+
 fn pairs(xs: &Bound<'_, PyAny>, ys: &Bound<'_, PyAny>) -> PyResult<(Vec<[Felt; 2]>, Form)> {
     let ((a, form), (b, _)) = (felt_input(xs, "xs")?, felt_input(ys, "ys")?);
     if a.len() != b.len() {
@@ -914,5 +957,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(global_state_root, m)?)?;
     m.add_function(wrap_pyfunction!(state_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(contracts_top, m)?)?;
+    m.add_function(wrap_pyfunction!(felt_limbs, m)?)?;
     Ok(())
 }

@@ -91,6 +91,10 @@ def compute_hash_on_elements_batch(
 def backend() -> str:
     """The SIMD backend in use: avx512ifma, avx2, neon or portable."""
 
+def felt_limbs(values: Iterable[Union[int, str, bytes]]) -> npt.NDArray[np.uint64]:
+    """A column of felts (ints, "0x" hex or decimal strings, big-endian bytes) as an (n, 4)
+    uint64 array of little-endian limbs; ValueError names the index of a bad item."""
+
 Top = Tuple[int, int, int]
 
 def trie_root(keys: Felts, values: Felts, height: int = 251, hash: str = "pedersen") -> int:

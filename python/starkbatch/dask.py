@@ -1,7 +1,8 @@
 """The state root of a state too large for one process, sharded on Dask (docs/python.md).
 
 A state is two Dask DataFrames: storage rows ``(contract, key, value)`` and contract rows
-``(address, class_hash, nonce)``; felts as Python ints or hex strings (``"0x..."``). The contract
+``(address, class_hash, nonce)``; felts as Python ints, strings (``"0x..."`` hex or decimal) or
+big-endian ``bytes``, converted per partition to limb columns (``felt_limbs``). The contract
 trie is cut by the top ``split_bits`` bits of the address into ``2**split_bits`` ranges
 (docs/scaling.md): each range is one task that builds every storage trie of its contracts,
 their leaves and the top of its part of the contract trie with the native engine; the client
@@ -17,41 +18,39 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
-from ._native import compose_tops, contracts_top, global_state_root, state_commitment
+from ._native import (
+    compose_tops,
+    contracts_top,
+    felt_limbs,
+    global_state_root,
+    state_commitment,
+)
 
 __all__ = ["state_root"]
 
 _HEIGHT = 251
 
 
-def _int(x):
-    return int(x, 0) if isinstance(x, str) else int(x)
-
-
-def _hex(values):
-    # Fixed-width hex: a string column Dask's shuffle (Arrow) can move, and 32 bytes per felt
-    # for the native call.
-    return [f"{v:064x}" for v in values]
-
-
-def _bytes(column):
-    return bytes.fromhex("".join(column))
+# Felts cross the shuffle as four uint64 limb columns each (little-endian limbs, the form the
+# native functions take without conversion): numeric columns that Dask moves as raw buffers.
+_FELTS = ("a", "b", "c")
+_LIMBS = [f"{f}{j}" for f in _FELTS for j in range(4)]
+# A felt is below 2**251: its top `split_bits` bits are bits 59 - split_bits .. 59 of limb 3.
+_TOP_LIMB_BITS = _HEIGHT - 192
 
 
 def _rows(df, kind, columns, split_bits):
     """`df`'s rows in the shuffled schema: shard (the top bits of the first column), kind
-    (0 storage, 1 contract) and the three columns as fixed-width hex."""
-    first = [_int(x) for x in df[columns[0]]]
-    return pd.DataFrame(
-        {
-            "shard": np.array([x >> (_HEIGHT - split_bits) for x in first], dtype=np.int64),
-            "kind": np.full(len(first), kind, dtype=np.int8),
-            "a": _hex(first),
-            "b": _hex(_int(x) for x in df[columns[1]]),
-            "c": _hex(_int(x) for x in df[columns[2]]),
-        },
-        index=df.index,
-    )
+    (0 storage, 1 contract) and the three felt columns as limbs."""
+    limbs = [felt_limbs(df[c].to_numpy(dtype=object)) for c in columns]
+    data = {
+        "shard": (limbs[0][:, 3] >> np.uint64(_TOP_LIMB_BITS - split_bits)).astype(np.int32),
+        "kind": np.full(len(df), kind, dtype=np.int8),
+    }
+    for f, arr in zip(_FELTS, limbs):
+        for j in range(4):
+            data[f"{f}{j}"] = arr[:, j]
+    return pd.DataFrame(data, index=df.index)
 
 
 def _storage_rows(df, split_bits):
@@ -64,11 +63,9 @@ def _contract_rows(df, split_bits):
 
 _ROWS = pd.DataFrame(
     {
-        "shard": pd.Series([], dtype="int64"),
+        "shard": pd.Series([], dtype="int32"),
         "kind": pd.Series([], dtype="int8"),
-        "a": pd.Series([], dtype=object),
-        "b": pd.Series([], dtype=object),
-        "c": pd.Series([], dtype=object),
+        **{c: pd.Series([], dtype="uint64") for c in _LIMBS},
     }
 )
 _TOP = pd.DataFrame(
@@ -80,18 +77,23 @@ _TOP = pd.DataFrame(
 )
 
 
+def _felt_column(frame, f):
+    return np.ascontiguousarray(frame[[f"{f}{j}" for j in range(4)]].to_numpy(dtype=np.uint64))
+
+
 def _range_top(rows, split_bits):
     """One address range: its top as a one-row frame (no row for an empty range)."""
-    s = rows[rows["kind"] == 0]
-    c = rows[rows["kind"] == 1]
-    cols = [_bytes(f[k]) for f in (s, c) for k in ("a", "b", "c")]
+    kind = rows["kind"].to_numpy()
+    s, c = rows[kind == 0], rows[kind == 1]
+    cols = [_felt_column(frame, f) for frame in (s, c) for f in _FELTS]
     top = contracts_top(*cols, split_bits)
     if top is None:
         return _TOP.copy()
+    # Hex strings: a top's node and path are felts, wider than any integer column.
     return pd.DataFrame(
         {
-            "node": _hex([top[0]]),
-            "path": _hex([top[1]]),
+            "node": [f"{top[0]:064x}"],
+            "path": [f"{top[1]:064x}"],
             "length": np.array([top[2]], dtype=np.int64),
         }
     )

@@ -122,3 +122,43 @@ def test_array_errors():
         sb.poseidon_hash_many_batch([1, 2, 3], [0, 2])
     with pytest.raises(ValueError, match="offsets"):
         sb.poseidon_hash_many_batch([1, 2, 3], [0, 2, 1, 3])
+
+
+def limbs_of(x):
+    return [(x >> (64 * j)) & (2**64 - 1) for j in range(4)]
+
+
+@given(st.lists(felts, max_size=40))
+def test_felt_limbs_every_form(values):
+    want = np.array([limbs_of(x) for x in values], dtype=np.uint64).reshape(len(values), 4)
+    forms = [
+        values,
+        [hex(x) for x in values],
+        [str(x) for x in values],
+        [x.to_bytes(32, "big") for x in values],
+        np.array(values, dtype=object),
+    ]
+    for form in forms:
+        got = sb.felt_limbs(form)
+        assert got.dtype == np.uint64 and got.shape == (len(values), 4)
+        assert (got == want).all()
+    # The limbs are the batch functions' (n, 4) form.
+    assert sb.poseidon_hash_batch(sb.felt_limbs(values), sb.felt_limbs(values)).tolist() == [
+        limbs_of(sb.poseidon_hash(x, x)) for x in values
+    ]
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([1, P], r"values\[1\]"),
+        ([0, 1, "0x1g"], r"values\[2\]"),
+        (["12", hex(P)], r"values\[1\]"),
+        ([b"\x01" * 33], r"values\[0\]: 33 bytes"),
+        ([-1], r"values\[0\]"),
+        ([1.5], r"values\[0\]"),
+    ],
+)
+def test_felt_limbs_names_the_bad_item(bad, message):
+    with pytest.raises(ValueError, match=message):
+        sb.felt_limbs(bad)
