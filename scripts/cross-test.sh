@@ -24,7 +24,17 @@ if [ "$need_install" = 1 ]; then
         gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 fi
 
-TESTS=(--lib --test backends --test curve_batch --test ecdsa_batch --test blake2s --test class_hash_v2)
+# The library's unit tests, then the kernel modules of the integration suite (tests/suite).
+SUITE_FILTERS=(backends:: curve_batch:: ecdsa_batch:: blake2s:: class_hash_v2::)
+run_tests() { # [VAR=value ...] cargo-test-arguments
+    local vars=()
+    while [[ "${1:-}" == *=* ]]; do
+        vars+=("$1")
+        shift
+    done
+    env "${vars[@]}" cargo test "$@" --lib
+    env "${vars[@]}" cargo test "$@" --test suite -- "${SUITE_FILTERS[@]}"
+}
 # Emulated runs: fewer random cases, no fat LTO (the link dominates otherwise).
 EMU_ENV=(PROPTEST_CASES="${PROPTEST_CASES:-8}" CARGO_PROFILE_RELEASE_LTO=false
          CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16)
@@ -44,29 +54,28 @@ if [ "${SKIP_NATIVE:-0}" != 1 ]; then
     if grep -qw avx512f /proc/cpuinfo 2>/dev/null &&
         grep -qw avx512ifma /proc/cpuinfo 2>/dev/null; then native=avx512ifma; fi
     timed "native (expect $native)" \
-        env STARKBATCH_EXPECT_BACKEND=$native cargo test --release "${TESTS[@]}"
+        run_tests STARKBATCH_EXPECT_BACKEND=$native --release
     if [ "$native" = avx512ifma ]; then
         # AVX2 stays tested on AVX-512 hosts: the free functions forced to it (the backend
         # tests also compare every available backend, avx2 included, in every run).
         timed "native, STARKBATCH_BACKEND=avx2 (expect avx2)" \
-            env STARKBATCH_BACKEND=avx2 STARKBATCH_EXPECT_BACKEND=avx2 \
-            cargo test --release "${TESTS[@]}"
+            run_tests STARKBATCH_BACKEND=avx2 STARKBATCH_EXPECT_BACKEND=avx2 --release
     fi
 fi
 
 # The same host build as (a) (no --target, same profile: nothing is rebuilt), only run
 # through the emulator; the runner applies to test executables, not to build scripts.
 timed "x86-64 under qemu -cpu Nehalem (expect portable)" \
-    env PROPTEST_CASES="${PROPTEST_CASES:-8}" STARKBATCH_EXPECT_BACKEND=portable \
+    run_tests PROPTEST_CASES="${PROPTEST_CASES:-8}" STARKBATCH_EXPECT_BACKEND=portable \
     CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="qemu-x86_64 -cpu Nehalem" \
-    cargo test --release "${TESTS[@]}"
+    --release
 
 # Debian's rustc (rustc-web) carries the aarch64 standard library; static linking because
 # dynamically linked threaded programs hang under this qemu.
 timed "aarch64 under qemu-aarch64 (expect neon)" \
-    env "${EMU_ENV[@]}" STARKBATCH_EXPECT_BACKEND=neon \
+    run_tests "${EMU_ENV[@]}" STARKBATCH_EXPECT_BACKEND=neon \
     RUSTC=/usr/bin/rustc RUSTFLAGS="-C target-feature=+crt-static" \
     CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
     CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64 \
     CARGO_TARGET_DIR=target/aarch64-cross \
-    cargo test --release --target aarch64-unknown-linux-gnu "${TESTS[@]}"
+    --release --target aarch64-unknown-linux-gnu

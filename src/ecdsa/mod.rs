@@ -20,7 +20,7 @@
 //!
 //! # Where starknet-crypto 0.8 panics (and what happens here instead)
 //! Every input for which starknet-crypto returns has the same result or error here
-//! (tests/ecdsa.rs checks this differentially). Where it panics on the point at infinity:
+//! (tests/suite/ecdsa.rs checks this differentially). Where it panics on the point at infinity:
 //! - `get_public_key(d)` with d ≡ 0 (mod n): returns 0;
 //! - `sign` with k = n: `Err(InvalidK)`;
 //! - `verify` when m·w·G + r·w·Q is infinity: the other candidate m·w·G − r·w·Q decides;

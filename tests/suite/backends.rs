@@ -8,44 +8,7 @@ use proptest::prelude::*;
 use starkbatch::{
     poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, Backend, Felt,
 };
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-// ---- a counting allocator (counts only on the thread that asked) ----
-
-struct Counting;
-
-thread_local! {
-    static COUNT: Cell<bool> = const { Cell::new(false) };
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call unchanged to the system allocator; the counting touches only
-// const-initialised thread-locals (no allocation, no re-entrancy).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNT.try_with(|c| c.get()).unwrap_or(false) {
-            let _ = ALLOCS.try_with(|a| a.set(a.get() + 1));
-        }
-        // SAFETY: forwarding the caller's valid layout to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: ptr came from System.alloc with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations_during(f: impl FnOnce()) -> usize {
-    ALLOCS.with(|a| a.set(0));
-    COUNT.with(|c| c.set(true));
-    f();
-    COUNT.with(|c| c.set(false));
-    ALLOCS.with(|a| a.get())
-}
+use crate::alloc::allocations_during;
 
 // ---- inputs ----
 

@@ -2,7 +2,7 @@
 //! starknet-core (`SierraClass`, `FlattenedSierraClass`, `CompiledClass`), the ABI string/array
 //! equivalence, and every error path.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};

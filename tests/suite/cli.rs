@@ -3,7 +3,7 @@
 //! Every result is compared with the library function it must equal (never a hard-coded
 //! hash, except the published class hashes of `shared/data/classes/erc20.hashes.json`).
 
-mod common;
+use crate::common;
 
 use starkbatch::hash::PairHash;
 use starkbatch::merkle::{self, MerkleProof};

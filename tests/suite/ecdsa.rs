@@ -2,7 +2,7 @@
 //! differential tests against starknet-crypto 0.8, pathfinder-crypto 0.24 and num-bigint.
 #![allow(dead_code)]
 
-mod common;
+use crate::common;
 
 use num_bigint::BigUint;
 use proptest::prelude::*;
@@ -46,7 +46,7 @@ fn from_big(b: &BigUint) -> Felt {
     Felt::from_bytes_be(&out).unwrap()
 }
 
-/// official.json (see tests/common).
+/// official.json (see tests/suite/common.rs).
 fn official() -> Value {
     common::official()
 }

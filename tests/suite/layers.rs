@@ -286,7 +286,7 @@ fn every_module_is_in_a_layer() {
         for m in [from, to] {
             assert!(
                 m == "lib" || layer_of(m).is_some(),
-                "module `{m}` is in no layer: add it to LAYERS in tests/layers.rs and to docs/README.md"
+                "module `{m}` is in no layer: add it to LAYERS in tests/suite/layers.rs and to docs/README.md"
             );
         }
     }

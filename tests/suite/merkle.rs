@@ -5,8 +5,7 @@ use proptest::prelude::*;
 use starkbatch::hash::PairHash;
 use starkbatch::merkle::{self, MerkleError, MerkleProof, MerkleTree};
 use starkbatch::Felt;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use crate::alloc::peak_during;
 
 fn to_ref(a: &Felt) -> starknet_crypto::Felt {
     starknet_crypto::Felt::from_bytes_be(&a.to_bytes_be())
@@ -211,55 +210,14 @@ proptest! {
     }
 }
 
-// ---- memory: a counting allocator that only counts on threads that asked for it ----
-
-struct Counting;
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(delta: isize) {
-    let _ = COUNTING.try_with(|c| {
-        if c.get() {
-            LIVE.with(|l| {
-                let v = (l.get() as isize + delta) as usize;
-                l.set(v);
-                PEAK.with(|p| p.set(p.get().max(v)));
-            });
-        }
-    });
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; only bookkeeping is added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size() as isize);
-        // SAFETY: same layout contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        note(-(layout.size() as isize));
-        // SAFETY: `ptr` was allocated by `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+// ---- memory: the suite's allocator counts on the threads that ask (tests/suite/alloc.rs) ----
 
 #[test]
 fn root_needs_at_most_half_the_leaves_in_extra_memory() {
     for n in [2usize, 3, 1000, 1001, 1 << 16, (1 << 16) + 1] {
         let l = leaves(n, 1);
-        LIVE.with(|c| c.set(0));
-        PEAK.with(|c| c.set(0));
-        COUNTING.with(|c| c.set(true));
-        let r = merkle::root_seq::<Cheap>(&l);
-        COUNTING.with(|c| c.set(false));
-        let peak = PEAK.with(Cell::get);
+        let mut r = Felt::ZERO;
+        let peak = peak_during(|| r = merkle::root_seq::<Cheap>(&l));
         let bound = n.div_ceil(2) * std::mem::size_of::<Felt>();
         assert!(peak <= bound, "n = {n}: peak {peak} bytes > bound {bound}");
         assert_eq!(r, reference_root::<Cheap>(&l));

@@ -1,7 +1,7 @@
 //! Pedersen hash: published vectors (spec and official.json) and differential tests against
 //! starknet-crypto 0.8 and pathfinder-crypto 0.24 on random and edge inputs.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use starkbatch::{

@@ -1,7 +1,7 @@
 //! Poseidon: published vectors (spec/starknet.md, official.json) and differential tests
 //! against starknet-crypto 0.8 and pathfinder-crypto 0.24 on random and edge inputs.
 
-mod common;
+use crate::common;
 
 use pathfinder_crypto::MontFelt as PfFelt;
 use proptest::prelude::*;

@@ -164,7 +164,7 @@ fn killed_commits_lose_nothing_and_tear_nothing() {
         let mut child = Command::new(&exe)
             .args([
                 "--exact",
-                "crash_child",
+                "store_crash::crash_child",
                 "--nocapture",
                 "--test-threads",
                 "1",
@@ -203,7 +203,7 @@ fn killed_commits_lose_nothing_and_tear_nothing() {
         }
         // What the child reported: its opening block, then each committed block's root.
         for l in &lines {
-            // The harness prints `test crash_child ... ` before the child's first line.
+            // The harness prints `test store_crash::crash_child ... ` before the child's first line.
             let at = ["opened ", "committed "]
                 .iter()
                 .filter_map(|p| l.find(p))
