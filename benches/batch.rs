@@ -4,9 +4,9 @@
 //!
 //! `cargo bench --bench batch -- --warm-up-time 1 --measurement-time 3`
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use pathfinder_crypto::MontFelt;
-use starkbatch::{poseidon_hash, Backend, Felt};
+use starkbatch::{Backend, Felt, poseidon_hash};
 use std::hint::black_box;
 
 fn inputs(n: usize) -> Vec<[Felt; 2]> {

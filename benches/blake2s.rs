@@ -6,8 +6,8 @@
 //!
 //! `cargo bench --bench blake2s -- --warm-up-time 1 --measurement-time 3`
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use starkbatch::{blake2s_hash_many, Backend, Felt};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use starkbatch::{Backend, Felt, blake2s_hash_many};
 use starknet_types_core::felt::Felt as CoreFelt;
 use starknet_types_core::hash::Blake2Felt252;
 use std::hint::black_box;

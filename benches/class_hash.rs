@@ -3,7 +3,7 @@
 //!
 //! `cargo bench --bench class_hash -- --warm-up-time 1 --measurement-time 3`
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
 

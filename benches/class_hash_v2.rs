@@ -5,7 +5,7 @@
 //!
 //! `cargo bench --bench class_hash_v2 -- --warm-up-time 1 --measurement-time 5`
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 use serde::Deserialize;
 use starknet_types_core::felt::Felt;

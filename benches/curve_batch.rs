@@ -4,8 +4,8 @@
 //!
 //! `cargo bench --bench curve_batch -- --warm-up-time 1 --measurement-time 3`
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use starkbatch::curve::{AffinePoint, ProjectivePoint, GENERATOR};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use starkbatch::curve::{AffinePoint, GENERATOR, ProjectivePoint};
 use starkbatch::{Backend, Felt};
 use std::hint::black_box;
 

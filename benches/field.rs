@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo bench --bench field -- --warm-up-time 1 --measurement-time 3`
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use pathfinder_crypto::MontFelt;
 use starkbatch::Felt;
 use starknet_types_core::felt::Felt as TcFelt;

@@ -4,9 +4,9 @@
 //!
 //! Run: `cargo bench --features starknet-types-core --bench interop -- --warm-up-time 1 --measurement-time 3`
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use starkbatch::interop::{from_core_pairs, from_core_slice, to_core_slice};
-use starkbatch::{poseidon_hash_batch, Felt};
+use starkbatch::{Felt, poseidon_hash_batch};
 use starknet_types_core::felt::Felt as CoreFelt;
 use std::hint::black_box;
 

@@ -11,10 +11,10 @@
 //!
 //! Run: `cargo bench --bench merkle -- --warm-up-time 1 --measurement-time 3`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use pathfinder_crypto::{Felt as PfFelt, MontFelt};
 use starkbatch::merkle;
-use starkbatch::state::{trie_root, STATE_HEIGHT};
+use starkbatch::state::{STATE_HEIGHT, trie_root};
 use starkbatch::{Felt, Pedersen, Poseidon};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;

@@ -4,11 +4,11 @@
 //! `cargo bench --bench pedersen -- --warm-up-time 1 --measurement-time 3`
 //! (`-- pedersen_hash_batch ...` for the batch group alone)
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-use starkbatch::curve::{double_scalar_mul_vartime, mul_generator_ct, ProjectivePoint, GENERATOR};
 use starkbatch::Felt;
+use starkbatch::curve::{GENERATOR, ProjectivePoint, double_scalar_mul_vartime, mul_generator_ct};
 
 mod common;
 

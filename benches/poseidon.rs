@@ -16,7 +16,7 @@
 //!
 //! Run: `cargo bench --bench poseidon -- --warm-up-time 1 --measurement-time 3`
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -15,11 +15,11 @@
 //!   Poseidon, in the block's proportions) as a commit makes, and nothing else: the baseline
 //!   of a node that hashes node by node, counted without any database cost.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use starkbatch::Felt;
 use starkbatch::state::StateRootRule;
 use starkbatch::store::workload::Workload;
 use starkbatch::store::{Hashing, Store, StoreOptions};
-use starkbatch::Felt;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -8,7 +8,7 @@
 //! Run: `cargo run --release --features starknet-types-core --example types_core_batch`
 
 use starkbatch::interop::{from_core_pairs, to_core_vec};
-use starkbatch::{poseidon_hash_batch, Backend, Felt};
+use starkbatch::{Backend, Felt, poseidon_hash_batch};
 use starknet_types_core::felt::Felt as CoreFelt;
 use starknet_types_core::hash::{Poseidon, StarkHash};
 

@@ -60,18 +60,18 @@ pub mod state;
 pub mod store;
 mod sync;
 
-pub use backend::{Backend, BackendError, BACKEND_ENV};
+pub use backend::{BACKEND_ENV, Backend, BackendError};
 pub use batch::*;
 pub use blake2s::blake2s_hash_many;
 pub use ecdsa::{
-    get_public_key, recover, rfc6979_generate_k, sign, verify, ExtendedSignature, RecoverError,
-    Scalar, SignError, Signature, VerifyError,
+    ExtendedSignature, RecoverError, Scalar, SignError, Signature, VerifyError, get_public_key,
+    recover, rfc6979_generate_k, sign, verify,
 };
 pub use field::{Felt, FeltError, PackedFelt};
 pub use hash::{PairHash, Pedersen, Poseidon};
-pub use pedersen::{pedersen_hash, pedersen_hash_array, PedersenHasher};
+pub use pedersen::{PedersenHasher, pedersen_hash, pedersen_hash_array};
 pub use poseidon::{
-    poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, PoseidonHasher,
+    PoseidonHasher, poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp,
 };
 
 // README.md's Rust examples run as doctests.

@@ -32,8 +32,8 @@
 //! chunk boundary, and the carry rule only applies to the last node of a level, which lies in the
 //! last chunk). See `docs/scaling.md`.
 
-use crate::hash::PairHash;
 use crate::Felt;
+use crate::hash::PairHash;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;

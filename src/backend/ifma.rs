@@ -87,7 +87,7 @@ use core::arch::x86_64::*;
 
 use super::select::PackedSelect;
 use crate::field::mont;
-use crate::field::{Felt, PackedFelt, MUL_WEIGHT, NORMALIZE_WEIGHT};
+use crate::field::{Felt, MUL_WEIGHT, NORMALIZE_WEIGHT, PackedFelt};
 
 /// 52-bit limb mask.
 const M52: u64 = (1 << 52) - 1;
@@ -1238,11 +1238,7 @@ mod tests {
         let digits: [u64; 5] = core::array::from_fn(|i| {
             let t = K[i] + carry;
             carry = t >> 52;
-            if i == 4 {
-                t
-            } else {
-                t & M52
-            }
+            if i == 4 { t } else { t & M52 }
         });
         assert_eq!(digits, [9, 0, 0, 9 * P3, 9 * P4]);
         assert_eq!(value(K), Felt::ZERO);

@@ -69,7 +69,7 @@
 
 use super::lane::Lane;
 use crate::field::mont;
-use crate::field::{Felt, PackedFelt, MUL_WEIGHT, NORMALIZE_WEIGHT};
+use crate::field::{Felt, MUL_WEIGHT, NORMALIZE_WEIGHT, PackedFelt};
 
 /// 28-bit limb mask.
 pub(crate) const M28: u64 = (1 << 28) - 1;
@@ -1296,10 +1296,12 @@ pub(crate) mod tests {
         };
         assert_eq!(to_felt(F), Felt::ZERO);
         assert_eq!(to_felt(K_PLUS_F), Felt::ZERO);
-        assert!(K_PLUS_F
-            .iter()
-            .zip(F.iter())
-            .all(|(k, f)| k - f >= LIMB_BOUND));
+        assert!(
+            K_PLUS_F
+                .iter()
+                .zip(F.iter())
+                .all(|(k, f)| k - f >= LIMB_BOUND)
+        );
     }
 
     #[test]

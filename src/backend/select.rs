@@ -21,7 +21,7 @@
 
 use super::felt4::X4;
 use super::lane::Lane;
-use super::packed::{canonical_digits, mont_mul, mont_square, Packed};
+use super::packed::{Packed, canonical_digits, mont_mul, mont_square};
 use crate::field::{Felt, PackedFelt};
 
 /// Per-lane words and masks for a [`PackedFelt`] type.

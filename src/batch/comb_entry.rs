@@ -2,9 +2,9 @@
 //! lane type, the SIMD ones with `#[target_feature]`, as for the curve batches (`curve_entry.rs`),
 //! and the dispatching [`Backend`] method.
 
+use crate::Felt;
 use crate::backend::{Backend, Kind};
 use crate::curve::comb_lanes::mul_generator_ct_lanes;
-use crate::Felt;
 
 macro_rules! comb_entry_points {
     ($(#[$attr:meta])* $name:ident, $packed:ty) => {

@@ -447,7 +447,7 @@ impl Backend {
 
 #[cfg(test)]
 mod tests {
-    use crate::curve::{ProjectivePoint, GENERATOR};
+    use crate::curve::{GENERATOR, ProjectivePoint};
     use alloc::vec::Vec;
 
     /// Scalars around the exceptional cases of the lane multiplication: 0, 1, even and odd,

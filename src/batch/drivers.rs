@@ -31,11 +31,7 @@ fn lanes<P: PackedFelt>() -> usize {
 /// The number of elements in the chunk starting at `i` (at most `l`).
 #[inline(always)]
 fn take(n: usize, i: usize, l: usize) -> usize {
-    if n - i < l {
-        n - i
-    } else {
-        l
-    }
+    if n - i < l { n - i } else { l }
 }
 
 /// Stores lane values into `dst[..count]` (through a buffer when `count < LANES`).

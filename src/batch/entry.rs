@@ -3,7 +3,7 @@
 //! inlined permutation is compiled for that instruction set.
 
 use super::drivers::Prepared;
-use crate::backend::packed::{prepare_const, PackedConstant};
+use crate::backend::packed::{PackedConstant, prepare_const};
 use crate::field::Felt;
 use crate::poseidon::constants::{
     COMPRESSED_ROUND_CONSTANTS, HASH1_CUBES, HASH2_CUBES, N_CONSTANTS,

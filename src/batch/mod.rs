@@ -49,7 +49,7 @@ pub use public_keys::get_public_key_batch;
 pub use public_keys::get_public_key_batch_par;
 #[cfg(feature = "std")]
 pub use verify::verify_batch_par;
-pub use verify::{verify_batch, VerifyItem};
+pub use verify::{VerifyItem, verify_batch};
 
 use crate::backend::{Backend, Kind};
 use crate::field::Felt;

@@ -23,8 +23,8 @@
 //!
 //! [`get_public_key`]: crate::ecdsa::get_public_key
 
-use crate::backend::ct_scan::scan_backend;
 use crate::backend::Backend;
+use crate::backend::ct_scan::scan_backend;
 use crate::field::Felt;
 use alloc::vec;
 #[cfg(feature = "std")]

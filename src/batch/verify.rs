@@ -27,11 +27,11 @@
 //! Variable time, like `verify` (every input is public). [`verify_batch_par`] splits the
 //! batch over rayon; each piece still shares its inversions.
 
-use crate::curve::{AffinePoint, ProjectivePoint, BETA};
+use crate::Felt;
+use crate::curve::{AffinePoint, BETA, ProjectivePoint};
 use crate::ecdsa::gen_table::mul_generator_vartime;
 use crate::ecdsa::verify::x_equals;
-use crate::ecdsa::{Scalar, VerifyError, ELEMENT_UPPER_BOUND};
-use crate::Felt;
+use crate::ecdsa::{ELEMENT_UPPER_BOUND, Scalar, VerifyError};
 use alloc::vec;
 use alloc::vec::Vec;
 #[cfg(feature = "std")]

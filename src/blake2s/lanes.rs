@@ -20,8 +20,8 @@
 //! low counter words used here); a block holds at most 16 words, so at most 8 words carry.
 
 use super::{digest_felt, felt_words};
-use crate::backend::words::Words;
 use crate::backend::MAX_LANES;
+use crate::backend::words::Words;
 use crate::field::Felt;
 
 /// The initial chaining value (RFC 7693, section 2.6: the SHA-256 IV).
@@ -222,10 +222,10 @@ pub(crate) fn hash_many<W: Words>(messages: &[&[Felt]], out: &mut [Felt]) {
         }
         compress::<W>(&mut h, &m, &t, &f0);
         for (l, slot) in slots.iter_mut().enumerate().take(lanes) {
-            if done[l] {
-                if let Some(s) = slot.take() {
-                    out[s.index] = digest_felt(core::array::from_fn(|i| h[i][l]));
-                }
+            if done[l]
+                && let Some(s) = slot.take()
+            {
+                out[s.index] = digest_felt(core::array::from_fn(|i| h[i][l]));
             }
         }
     }

@@ -35,7 +35,7 @@
 use super::encode::{short_string, sn_keccak};
 use super::error::ClassHashError;
 use super::tree::{self, Node};
-use crate::{pedersen_hash_array, Felt};
+use crate::{Felt, pedersen_hash_array};
 use std::borrow::Cow;
 use std::format;
 use std::string::String;

@@ -75,7 +75,7 @@ pub use encode::sn_keccak;
 pub use error::{ClassHashError, Position};
 pub use legacy::legacy_class_hash;
 
-use crate::{blake2s_hash_many, poseidon_hash_many, Backend, Felt};
+use crate::{Backend, Felt, blake2s_hash_many, poseidon_hash_many};
 use encode::normalize_address;
 use parse::{Abi, Entry, Mode, RawClass};
 use std::string::String;

@@ -25,9 +25,9 @@
 //! does not depend on the scheduling. Nesting depth is bounded by serde_json's limit of 128, so the recursion is
 //! bounded.
 
+use super::Flavor;
 use super::error::ClassHashError;
 use super::parse::{Lengths, Path};
-use super::Flavor;
 use crate::Felt;
 use rayon::prelude::*;
 use std::vec;

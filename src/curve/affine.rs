@@ -1,6 +1,6 @@
 //! [`AffinePoint`]: a point (x, y) of the STARK curve, or the point at infinity.
 
-use super::{CurveError, ProjectivePoint, ALPHA, BETA};
+use super::{ALPHA, BETA, CurveError, ProjectivePoint};
 use crate::Felt;
 use core::ops::{Add, Neg, Sub};
 

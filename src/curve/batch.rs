@@ -33,19 +33,15 @@
 
 use super::formulas;
 use super::{AffinePoint, ProjectivePoint};
-use crate::backend::select::PackedSelect;
 use crate::backend::MAX_LANES;
+use crate::backend::select::PackedSelect;
 use crate::field::Felt;
 use alloc::vec::Vec;
 
 /// The number of elements in the chunk starting at `i` (at most `l`).
 #[inline(always)]
 fn take(n: usize, i: usize, l: usize) -> usize {
-    if n - i < l {
-        n - i
-    } else {
-        l
-    }
+    if n - i < l { n - i } else { l }
 }
 
 /// A packed Jacobian point.
@@ -245,7 +241,7 @@ pub(crate) fn mul_affine_tables<P: PackedSelect>(
     scalars: &[[u64; 4]],
     out: &mut [ProjectivePoint],
 ) {
-    use super::wnaf::{regular_len, regular_recode, REGULAR_DIGITS};
+    use super::wnaf::{REGULAR_DIGITS, regular_len, regular_recode};
     const T: usize = 8;
     let l = P::LANES;
     assert!(l <= MAX_LANES && tables.len() == T * scalars.len() && out.len() == scalars.len());

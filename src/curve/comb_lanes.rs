@@ -33,12 +33,12 @@
 //! public counts (rows, lanes, keys). Padding lanes of a short final group hold the key 0 and
 //! are not written back. No branch and no memory index depends on a key.
 
-use super::fixed_base::{recode, reduce_mod_n, table, DIGITS, W};
+use super::fixed_base::{DIGITS, W, recode, reduce_mod_n, table};
 use super::formulas;
-use crate::backend::select::PackedSelect;
+use crate::Felt;
 use crate::backend::Backend;
 use crate::backend::MAX_LANES;
-use crate::Felt;
+use crate::backend::select::PackedSelect;
 
 /// For every key, the Jacobian X and Z of `key·G` (`key` as the integer of its canonical
 /// limbs, used mod n), `LANES` keys at a time; Y is not needed by the callers. Z = 0 exactly

@@ -28,11 +28,11 @@
 //! is the kernel `Backend::scan_row` of `crate::backend::ct_scan`, vectorised on AVX2 and NEON), negates y under a mask, and replaces the result with masks for a zero digit or an
 //! empty accumulator. No branch or memory index depends on k.
 
-use super::{formulas, ProjectivePoint, EC_ORDER_LIMBS, GENERATOR};
-use crate::backend::ct_scan::{scan_backend, Entry64};
+use super::{EC_ORDER_LIMBS, GENERATOR, ProjectivePoint, formulas};
+use crate::Felt;
+use crate::backend::ct_scan::{Entry64, scan_backend};
 use crate::field::mont::sbb;
 use crate::sync::OnceTable;
-use crate::Felt;
 use alloc::vec::Vec;
 
 /// Bits per window.

@@ -2,7 +2,7 @@
 //! interleaved double-scalar product a·G + b·Q ([`double_scalar_mul_vartime`]) used to verify
 //! signatures. Both branch on the scalar bits: use them for public scalars only.
 
-use super::{AffinePoint, ProjectivePoint, GENERATOR};
+use super::{AffinePoint, GENERATOR, ProjectivePoint};
 use crate::field::mont::adc;
 use crate::sync::OnceTable;
 use alloc::vec::Vec;

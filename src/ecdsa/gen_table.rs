@@ -9,7 +9,7 @@
 //! Variable time (it skips zero digits and indexes the table by the scalar): for public
 //! scalars only. The constant-time path is [`crate::curve::mul_generator_ct`].
 
-use crate::curve::{AffinePoint, ProjectivePoint, GENERATOR};
+use crate::curve::{AffinePoint, GENERATOR, ProjectivePoint};
 use crate::sync::OnceTable;
 use alloc::vec::Vec;
 

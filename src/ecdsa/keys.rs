@@ -1,7 +1,7 @@
 //! [`get_public_key`]: the public key x(d·G) of a private key d.
 
-use crate::curve::{inverse_ct, mul_generator_ct};
 use crate::Felt;
+use crate::curve::{inverse_ct, mul_generator_ct};
 
 /// Computes the public key of a Stark private key: the x-coordinate of `private_key·G`
 /// (the key's integer value is used as is, which is the same as using it modulo n).

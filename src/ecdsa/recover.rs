@@ -1,8 +1,8 @@
 //! [`recover`]: the public key of a signature with its `v`.
 
-use super::{RecoverError, Scalar, ELEMENT_UPPER_BOUND};
-use crate::curve::{double_scalar_mul_vartime, AffinePoint, BETA};
+use super::{ELEMENT_UPPER_BOUND, RecoverError, Scalar};
 use crate::Felt;
+use crate::curve::{AffinePoint, BETA, double_scalar_mul_vartime};
 
 /// Recovers the public key from a message and the (r, s, v) of its signature:
 /// R = the curve point with x = r and y of parity v, and Q = r⁻¹·(s·R − message·G), computed

@@ -22,9 +22,9 @@
 //!   `p < 2n`); this is what starknet-crypto does with a private key or `k`,
 //! - [`Scalar::to_felt`] is exact (every scalar is below n < p).
 
+use crate::Felt;
 use crate::field::mont::{adc, mac, sbb};
 use crate::field::safegcd;
-use crate::Felt;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 /// n in little-endian 64-bit limbs.

@@ -1,8 +1,8 @@
 //! [`sign`]: an ECDSA signature with a caller-chosen k.
 
-use super::{ExtendedSignature, Scalar, SignError, ELEMENT_UPPER_BOUND};
-use crate::curve::{inverse_ct, mul_generator_ct};
+use super::{ELEMENT_UPPER_BOUND, ExtendedSignature, Scalar, SignError};
 use crate::Felt;
+use crate::curve::{inverse_ct, mul_generator_ct};
 
 /// Signs `message` (a hash below 2^251) with `private_key` and the nonce `k`:
 /// r = x(k·G), s = (message + r·private_key)/k mod n, v = the parity of y(k·G).

@@ -1,9 +1,9 @@
 //! [`verify`]: ECDSA verification against an x-only public key.
 
 use super::gen_table::mul_generator_vartime;
-use super::{Scalar, VerifyError, ELEMENT_UPPER_BOUND};
-use crate::curve::{AffinePoint, ProjectivePoint, BETA};
+use super::{ELEMENT_UPPER_BOUND, Scalar, VerifyError};
 use crate::Felt;
+use crate::curve::{AffinePoint, BETA, ProjectivePoint};
 
 /// Whether the affine x-coordinate of `p` equals `x` (false for infinity), without inverting:
 /// X = x·Z².

@@ -1,7 +1,7 @@
 //! Operator implementations for [`Felt`]: `+ - * neg`, by value and by reference, and the
 //! `*Assign` forms. All are constant-time.
 
-use super::{mont, Felt};
+use super::{Felt, mont};
 use core::iter::{Product, Sum};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 

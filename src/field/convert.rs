@@ -1,6 +1,6 @@
 //! Conversions between [`Felt`] and strings, bytes and integers.
 
-use super::{mont, Felt, FeltError};
+use super::{Felt, FeltError, mont};
 use alloc::format;
 use alloc::string::{String, ToString};
 use core::fmt;

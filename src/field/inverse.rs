@@ -12,7 +12,7 @@
 //! multiplications and one inversion. Zeros are replaced by 1 in the products (branch-free
 //! selects) and written back as 0.
 
-use super::{mont, safegcd, Felt};
+use super::{Felt, mont, safegcd};
 use alloc::vec::Vec;
 
 impl Felt {

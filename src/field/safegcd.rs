@@ -155,8 +155,8 @@ fn divsteps_packed<const N: usize>(mut zeta: i64, f0: u64, g0: u64) -> (i64, Tra
     let (mut f, mut g) = (f0, g0);
     let mut fr: u64 = 1; // u = 1, v = 0
     let mut gr: u64 = 1 << 32; // q = 0, r = 1
-                               // One divstep. The loops below run it in groups of five (so that the compiler renames
-                               // registers instead of copying them), then the remaining `N mod 5` one by one.
+    // One divstep. The loops below run it in groups of five (so that the compiler renames
+    // registers instead of copying them), then the remaining `N mod 5` one by one.
     macro_rules! step {
         () => {{
             let c1 = (zeta >> 63) as u64; // δ > 0

@@ -44,8 +44,8 @@
 //! One heap allocation per call (the chunk's scratch: affine x, y, prefix products, digit codes,
 //! about 200 bytes per hash of the chunk, reused across chunks: at most 800 KiB).
 
-use super::tables::{tables, Entry, HALF, HIGH, WINDOWS};
-use super::{accumulate, window, Acc};
+use super::tables::{Entry, HALF, HIGH, WINDOWS, tables};
+use super::{Acc, accumulate, window};
 use crate::Felt;
 use alloc::vec;
 use alloc::vec::Vec;

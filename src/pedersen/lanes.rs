@@ -29,11 +29,11 @@
 //! One allocation per call: per hash of a chunk, the affine `x`, `y`, the step's `x2` and the
 //! prefix product as packed values, plus the digit codes.
 
-use super::batch::{even_chunks, recode, NEG, STEPS};
-use super::tables::{tables, windows_prescaled, Entry, HIGH, WINDOWS};
-use crate::backend::select::PackedSelect;
-use crate::backend::MAX_LANES;
+use super::batch::{NEG, STEPS, even_chunks, recode};
+use super::tables::{Entry, HIGH, WINDOWS, tables, windows_prescaled};
 use crate::Felt;
+use crate::backend::MAX_LANES;
+use crate::backend::select::PackedSelect;
 use alloc::vec;
 use alloc::vec::Vec;
 

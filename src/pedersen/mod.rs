@@ -50,9 +50,9 @@ mod tables;
 
 pub use points::{P0, P1, P2, P3, SHIFT_POINT};
 
-use crate::curve::{formulas, AffinePoint, ProjectivePoint};
 use crate::Felt;
-use tables::{tables, Entry, HALF, HIGH, W, WINDOWS};
+use crate::curve::{AffinePoint, ProjectivePoint, formulas};
+use tables::{Entry, HALF, HIGH, W, WINDOWS, tables};
 
 /// Bytes of precomputed tables (allocated on the first hash).
 pub const TABLE_BYTES: usize = tables::TABLE_BYTES;

@@ -3,8 +3,8 @@
 //! Source: cairo-lang `src/starkware/crypto/signature/pedersen_params.json` (`CONSTANT_POINTS`
 //! entries 0..5), as listed in `shared/spec/starknet.md`.
 
-use crate::curve::AffinePoint;
 use crate::Felt;
+use crate::curve::AffinePoint;
 
 /// The shift point S, the starting value of every hash.
 pub const SHIFT_POINT: AffinePoint = AffinePoint::new_unchecked(

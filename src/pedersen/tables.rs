@@ -5,9 +5,9 @@
 //! (4 bits) the table holds d·P for d = 1..=15.
 
 use super::points::{P0, P1, P2, P3, SHIFT_POINT};
-use crate::curve::{AffinePoint, ProjectivePoint, ALPHA};
-use crate::sync::OnceTable;
 use crate::Felt;
+use crate::curve::{ALPHA, AffinePoint, ProjectivePoint};
+use crate::sync::OnceTable;
 use alloc::vec;
 use alloc::vec::Vec;
 

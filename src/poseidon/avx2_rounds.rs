@@ -37,7 +37,7 @@
 
 use super::constants::COMPRESSED_ROUND_CONSTANTS;
 use crate::backend::avx2::Avx2Lane;
-use crate::backend::packed::{prepare_const, PackedConstant, C17, F, K, K1, M27, M28, M56};
+use crate::backend::packed::{C17, F, K, K1, M27, M28, M56, PackedConstant, prepare_const};
 use core::arch::asm;
 use core::mem::MaybeUninit;
 

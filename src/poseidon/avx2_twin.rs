@@ -87,7 +87,7 @@ impl PackedFelt for Twin {
 #[inline(always)]
 fn to_limbs(state: &[Twin; 3]) -> [[V; 9]; 6] {
     let [x, y, z] = *state;
-    [x.0 .0, y.0 .0, z.0 .0, x.1 .0, y.1 .0, z.1 .0]
+    [x.0.0, y.0.0, z.0.0, x.1.0, y.1.0, z.1.0]
 }
 
 /// The inverse of [`to_limbs`].
@@ -103,13 +103,13 @@ fn from_limbs(limbs: [[V; 9]; 6]) -> [Twin; 3] {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    use super::super::avx2_rounds::{TwinLimbs, ROUNDS};
+    use super::super::avx2_rounds::{ROUNDS, TwinLimbs};
     use super::super::constants::COMPRESSED_ROUND_CONSTANTS;
     use super::super::hades::{full_round_first, partial_round_wide};
     use super::*;
     use crate::backend::lane::Lane;
     use crate::backend::packed::tests::Rng;
-    use crate::backend::packed::{prepare_const, LIMB_BOUND};
+    use crate::backend::packed::{LIMB_BOUND, prepare_const};
 
     /// The round constants in the 9×28-bit form.
     fn prepared() -> alloc::vec::Vec<PackedConstant> {

@@ -251,8 +251,8 @@ pub(crate) fn permute_known<P: PackedFelt>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::constants::tests::{raw_constants, to_felt};
     use super::super::constants::COMPRESSED_ROUND_CONSTANTS;
+    use super::super::constants::tests::{raw_constants, to_felt};
     use super::*;
     use crate::field::Felt;
     use alloc::vec::Vec;

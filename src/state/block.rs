@@ -11,12 +11,12 @@
 //! contract trie; then the state root.
 
 use super::commitment::{
-    class_leaf_hash_batch, contract_state_hashes, global_state_root, StateRootRule,
+    StateRootRule, class_leaf_hash_batch, contract_state_hashes, global_state_root,
 };
 use super::error::TrieError;
-use super::trie::{trie_root, trie_roots, STATE_HEIGHT};
-use crate::hash::{Pedersen, Poseidon};
+use super::trie::{STATE_HEIGHT, trie_root, trie_roots};
 use crate::Felt;
+use crate::hash::{Pedersen, Poseidon};
 use alloc::vec;
 use alloc::vec::Vec;
 

@@ -1,8 +1,8 @@
 //! The hashes that tie Starknet's tries together: contract leaves, class leaves and the global
 //! state root (cairo-lang `fact_state/state.py`; Starknet docs, "state").
 
-use crate::hash::{PairHash, Pedersen, Poseidon};
 use crate::Felt;
+use crate::hash::{PairHash, Pedersen, Poseidon};
 use alloc::vec::Vec;
 
 /// `"CONTRACT_CLASS_LEAF_V0"` as a short string: the class trie's leaf prefix.

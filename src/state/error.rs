@@ -36,10 +36,16 @@ impl fmt::Display for TrieError {
         match self {
             TrieError::InvalidHeight(h) => write!(f, "trie height {h} is not in 1..=251"),
             TrieError::KeyOutOfRange { key, height } => {
-                write!(f, "key {key} does not fit a trie of height {height} (must be below 2^{height})")
+                write!(
+                    f,
+                    "key {key} does not fit a trie of height {height} (must be below 2^{height})"
+                )
             }
             TrieError::TopCount { split_bits, got } => {
-                write!(f, "expected 2^{split_bits} subtrie tops (split_bits at most 32), got {got}")
+                write!(
+                    f,
+                    "expected 2^{split_bits} subtrie tops (split_bits at most 32), got {got}"
+                )
             }
             TrieError::InvalidTop { index } => write!(
                 f,

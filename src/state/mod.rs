@@ -27,14 +27,14 @@ mod error;
 mod nodes;
 mod trie;
 
-pub use block::{state_commitment, ContractState, DeclaredClass, StateCommitment};
+pub use block::{ContractState, DeclaredClass, StateCommitment, state_commitment};
 pub use commitment::{
-    class_leaf_hash, class_leaf_hash_batch, contract_state_hash, contract_state_hashes,
-    global_state_root, StateRootRule, CONTRACT_CLASS_LEAF_V0, STARKNET_STATE_V0,
+    CONTRACT_CLASS_LEAF_V0, STARKNET_STATE_V0, StateRootRule, class_leaf_hash,
+    class_leaf_hash_batch, contract_state_hash, contract_state_hashes, global_state_root,
 };
 pub use error::TrieError;
-pub use nodes::{hash_nodes, hash_nodes_vec, Node};
+pub use nodes::{Node, hash_nodes, hash_nodes_vec};
 pub use trie::{
-    compose_tops, trie_root, trie_roots, trie_top, TrieTop, COMMITMENT_HEIGHT, MAX_HEIGHT,
-    STATE_HEIGHT,
+    COMMITMENT_HEIGHT, MAX_HEIGHT, STATE_HEIGHT, TrieTop, compose_tops, trie_root, trie_roots,
+    trie_top,
 };

@@ -3,8 +3,8 @@
 //! For callers that keep their own trie storage (a node database) and only need many node
 //! hashes at once: every node of the slice is hashed in one batch.
 
-use crate::hash::PairHash;
 use crate::Felt;
+use crate::hash::PairHash;
 use alloc::vec;
 use alloc::vec::Vec;
 

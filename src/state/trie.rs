@@ -28,8 +28,8 @@
 
 use super::bits::{self, U256};
 use super::error::TrieError;
-use crate::hash::PairHash;
 use crate::Felt;
+use crate::hash::PairHash;
 use alloc::vec::Vec;
 
 /// The largest supported trie height (Starknet's state tries).

@@ -274,8 +274,8 @@ mod tests {
 
     #[test]
     fn apply_equals_one_set_at_a_time() {
-        use crate::store::memory::MemoryStore;
         use crate::store::NodeStore;
+        use crate::store::memory::MemoryStore;
         let kv = MemoryStore::default();
         let reader = kv.reader().unwrap();
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;

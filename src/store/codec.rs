@@ -22,9 +22,9 @@
 //! parent holds.
 
 use super::error::StoreError;
-use crate::state::bits::{self, U256};
-use crate::state::StateRootRule;
 use crate::Felt;
+use crate::state::StateRootRule;
+use crate::state::bits::{self, U256};
 
 /// The height of every trie in the store.
 pub(crate) const HEIGHT: u32 = 251;

@@ -21,9 +21,9 @@ use super::diff::{Changes, ContractChange};
 use super::error::StoreError;
 use super::kv::{Column, StoreReader, WriteBatch};
 use super::update::{Change, TrieUpdate};
-use crate::hash::{PairHash, Pedersen, Poseidon};
-use crate::state::{global_state_root, StateRootRule, CONTRACT_CLASS_LEAF_V0};
 use crate::Felt;
+use crate::hash::{PairHash, Pedersen, Poseidon};
+use crate::state::{CONTRACT_CLASS_LEAF_V0, StateRootRule, global_state_root};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 

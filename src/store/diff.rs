@@ -4,9 +4,9 @@
 use super::codec::ContractRecord;
 use super::error::StoreError;
 use super::update::Change;
+use crate::Felt;
 use crate::state::bits::{self, U256};
 use crate::state::{ContractState, DeclaredClass};
-use crate::Felt;
 use std::collections::BTreeMap;
 
 /// One storage write: `key` (below 2^251) gets `value`; a value of 0 deletes the key.

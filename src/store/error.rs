@@ -98,7 +98,10 @@ impl fmt::Display for StoreError {
             StoreError::Corrupt(m) => write!(f, "corrupt store: {m}"),
             StoreError::InvalidDiff { item, reason } => write!(f, "{item}: {reason}"),
             StoreError::BlockNumber { expected, got } => {
-                write!(f, "block {got} cannot be committed: the next block is {expected}")
+                write!(
+                    f,
+                    "block {got} cannot be committed: the next block is {expected}"
+                )
             }
             StoreError::RevertOutOfRange {
                 target,

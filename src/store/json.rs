@@ -20,8 +20,8 @@
 //! unknown top-level fields are ignored. Every error names the JSON path of the item.
 
 use super::diff::{ContractClass, NonceUpdate, StateDiff, StorageDiff, StorageEntry};
-use crate::state::DeclaredClass;
 use crate::Felt;
+use crate::state::DeclaredClass;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -246,7 +246,7 @@ fn state_diff(v: &Value, path: &str) -> R<StateDiff> {
                 return err(
                     &p,
                     format!("expected an array or an object, found {}", kind(other)),
-                )
+                );
             }
         }
     }
@@ -277,7 +277,7 @@ fn state_diff(v: &Value, path: &str) -> R<StateDiff> {
                 return err(
                     &p,
                     format!("expected an array or an object, found {}", kind(other)),
-                )
+                );
             }
         }
     }

@@ -72,18 +72,18 @@ pub mod workload;
 pub use commit::{CommitStats, Hashing};
 pub use diff::{ContractClass, NonceUpdate, StateDiff, StorageDiff, StorageEntry};
 pub use error::StoreError;
-pub use json::{parse_state_update, parse_state_updates, StateUpdate, UpdateParseError};
+pub use json::{StateUpdate, UpdateParseError, parse_state_update, parse_state_updates};
 pub use kv::{Column, Durability, NodeStore, StoreReader, WriteBatch};
 pub use layered::LayeredReader;
 pub use memory::{MemoryReader, MemoryStore};
-pub use proof::{verify, ProofError, ProofNode, ProofNodeKind};
+pub use proof::{ProofError, ProofNode, ProofNodeKind, verify};
 pub use redb_store::{RedbReader, RedbStore};
 pub use storage_proof::{
     ContractLeafData, ContractStorageKeys, GlobalRoots, ProofRequest, ProvenValues, StorageProof,
 };
 
-use crate::state::{ContractState, DeclaredClass, StateRootRule};
 use crate::Felt;
+use crate::state::{ContractState, DeclaredClass, StateRootRule};
 use codec::{BlockRoots, ContractRecord, Latest, ReverseDiff};
 use diff::{Changes, ContractChange};
 use std::collections::BTreeMap;
@@ -268,7 +268,7 @@ impl Store<RedbStore> {
                     return Err(StoreError::Corrupt(format!(
                         "the journal's block {} does not follow the database's latest block",
                         e.block
-                    )))
+                    )));
                 }
             }
             let mut changes = e.changes;
@@ -411,11 +411,11 @@ impl<S: NodeStore> Store<S> {
 
     fn checkpoint_locked(&self, w: &mut Writer) -> Result<(), StoreError> {
         self.write_pending(w)?;
-        if let Some(j) = w.journal.as_mut() {
-            if j.entries > 0 {
-                self.kv.flush()?;
-                j.clear()?;
-            }
+        if let Some(j) = w.journal.as_mut()
+            && j.entries > 0
+        {
+            self.kv.flush()?;
+            j.clear()?;
         }
         *self.top_lock() = None;
         Ok(())
@@ -423,11 +423,11 @@ impl<S: NodeStore> Store<S> {
 
     /// Writes the pending block's batch to the database (not synced: the journal holds it).
     fn write_pending(&self, w: &mut Writer) -> Result<(), StoreError> {
-        if let Some(p) = w.pending.take() {
-            if let Err(e) = self.kv.write(&p, Durability::Deferred) {
-                w.pending = Some(p);
-                return Err(e);
-            }
+        if let Some(p) = w.pending.take()
+            && let Err(e) = self.kv.write(&p, Durability::Deferred)
+        {
+            w.pending = Some(p);
+            return Err(e);
         }
         Ok(())
     }
@@ -729,7 +729,7 @@ impl<S: NodeStore> Store<S> {
             None => {
                 return Err(StoreError::Corrupt(format!(
                     "the roots of block {target} are missing"
-                )))
+                )));
             }
         };
         // Merge the reverse diffs from the latest block down: the oldest write wins.
@@ -742,7 +742,7 @@ impl<S: NodeStore> Store<S> {
                     None => {
                         return Err(StoreError::Corrupt(format!(
                             "the reverse diff of block {blk} is missing"
-                        )))
+                        )));
                     }
                 };
             for (a, k, old) in rd.storage {

@@ -10,12 +10,12 @@
 //! recomputed from its fields, and the walk must reach the key's leaf or a proof of its absence.
 
 use super::bands::Bands;
-use super::codec::{Pos, StoredNode, TrieId, HEIGHT};
+use super::codec::{HEIGHT, Pos, StoredNode, TrieId};
 use super::error::StoreError;
 use super::kv::StoreReader;
+use crate::Felt;
 use crate::hash::PairHash;
 use crate::state::bits::{self, U256};
-use crate::Felt;
 use std::collections::HashMap;
 
 /// A trie node of a proof, with its hash.

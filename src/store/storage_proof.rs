@@ -20,10 +20,10 @@ use super::codec::TrieId;
 use super::diff::trie_key;
 use super::error::StoreError;
 use super::kv::StoreReader;
-use super::proof::{self, verify, ProofError, ProofNode, ProofNodeKind};
-use crate::hash::{Pedersen, Poseidon};
-use crate::state::{contract_state_hash, global_state_root, StateRootRule};
+use super::proof::{self, ProofError, ProofNode, ProofNodeKind, verify};
 use crate::Felt;
+use crate::hash::{Pedersen, Poseidon};
+use crate::state::{StateRootRule, contract_state_hash, global_state_root};
 use std::collections::HashSet;
 
 /// What to prove (the parameters of `starknet_getStorageProof` after `block_id`).

@@ -33,11 +33,11 @@
 //! now occupies.
 
 use super::bands::Bands;
-use super::codec::{Pos, StoredNode, TrieId, HEIGHT};
+use super::codec::{HEIGHT, Pos, StoredNode, TrieId};
 use super::error::StoreError;
 use super::kv::StoreReader;
-use crate::state::bits::{self, U256};
 use crate::Felt;
+use crate::state::bits::{self, U256};
 
 /// One leaf write: `key` (below 2^251) gets `value` (0: delete). `old` is filled in with the
 /// value the trie held (0: absent).
@@ -231,23 +231,22 @@ impl<R: StoreReader> Walk<'_, R> {
             }
             Sub::Same(h) => {
                 let below = top.descend(&path, len);
-                if below.depth < HEIGHT {
-                    if let StoredNode::Edge {
+                if below.depth < HEIGHT
+                    && let StoredNode::Edge {
                         child,
                         path: p2,
                         len: m2,
                     } = self.load(&below)?
-                    {
-                        self.u.removed.push(below);
-                        return Ok(self.push(
-                            top,
-                            edge(
-                                bits::or(&bits::shl(&path, m2), &p2),
-                                len + m2,
-                                Child::Hash(child),
-                            ),
-                        ));
-                    }
+                {
+                    self.u.removed.push(below);
+                    return Ok(self.push(
+                        top,
+                        edge(
+                            bits::or(&bits::shl(&path, m2), &p2),
+                            len + m2,
+                            Child::Hash(child),
+                        ),
+                    ));
                 }
                 Ok(self.push(top, edge(path, len, Child::Hash(h))))
             }

@@ -9,8 +9,8 @@
 //! declarations. Everything is a function of the parameters and the block index.
 
 use super::diff::{ContractClass, NonceUpdate, StateDiff, StorageDiff, StorageEntry};
-use crate::state::{ContractState, DeclaredClass};
 use crate::Felt;
+use crate::state::{ContractState, DeclaredClass};
 
 /// The shape of a benchmark state and its blocks (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

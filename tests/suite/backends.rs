@@ -4,11 +4,11 @@
 //! (Packed arithmetic chains against `Felt` are unit tests in `src/backend/packed.rs`, as the
 //! packed type is crate-private.)
 
+use crate::alloc::allocations_during;
 use proptest::prelude::*;
 use starkbatch::{
-    poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, Backend, Felt,
+    Backend, Felt, poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp,
 };
-use crate::alloc::allocations_during;
 
 // ---- inputs ----
 

@@ -3,7 +3,7 @@
 //! in every lane position and tail length.
 
 use proptest::prelude::*;
-use starkbatch::{blake2s_hash_many, blake2s_hash_many_batch, Backend, Felt};
+use starkbatch::{Backend, Felt, blake2s_hash_many, blake2s_hash_many_batch};
 use starknet_types_core::felt::Felt as CoreFelt;
 use starknet_types_core::hash::Blake2Felt252;
 

@@ -5,9 +5,9 @@
 use crate::common;
 
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use starkbatch::class_hash::{
-    class_hash, compiled_class_hash, sierra_class_hash, sn_keccak, ClassHashError, ClassKind,
+    ClassHashError, ClassKind, class_hash, compiled_class_hash, sierra_class_hash, sn_keccak,
 };
 use starkbatch::{Felt, FeltError};
 use starknet_core::types::contract::{CompiledClass, SierraClass};

@@ -2,7 +2,7 @@
 //! tests/data/cairo0/README.md), starknet-core's `LegacyContractClass::class_hash` on classes
 //! it handles and on edited copies, and errors for bad input.
 
-use starkbatch::class_hash::{class_hash, class_hashes, legacy_class_hash, ClassHashes, ClassKind};
+use starkbatch::class_hash::{ClassHashes, ClassKind, class_hash, class_hashes, legacy_class_hash};
 use starknet_core::types::contract::legacy::LegacyContractClass;
 
 fn class(name: &str) -> String {

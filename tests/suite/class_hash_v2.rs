@@ -2,7 +2,7 @@
 //! them; sources in tests/data/casm/README.md.
 
 use starkbatch::class_hash::{
-    class_hash, compiled_class_hash, compiled_class_hash_v2, compiled_class_hashes, ClassKind,
+    ClassKind, class_hash, compiled_class_hash, compiled_class_hash_v2, compiled_class_hashes,
 };
 
 fn casm(name: &str) -> String {

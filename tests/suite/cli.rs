@@ -8,8 +8,8 @@ use crate::common;
 use starkbatch::hash::PairHash;
 use starkbatch::merkle::{self, MerkleProof};
 use starkbatch::{
-    pedersen_hash, pedersen_hash_array, poseidon_hash, poseidon_hash_many, poseidon_hash_single,
-    Felt, Pedersen, Poseidon,
+    Felt, Pedersen, Poseidon, pedersen_hash, pedersen_hash_array, poseidon_hash,
+    poseidon_hash_many, poseidon_hash_single,
 };
 use std::fs;
 use std::io::Write;
@@ -474,9 +474,10 @@ fn class_hash_of_a_directory_reports_every_file() {
     );
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(out.lines().count(), names.len(), "{out}");
-    assert!(out
-        .lines()
-        .all(|l| l.contains(" compiled_class_hash_v2 0x")));
+    assert!(
+        out.lines()
+            .all(|l| l.contains(" compiled_class_hash_v2 0x"))
+    );
 }
 
 #[test]
@@ -538,7 +539,7 @@ fn class_hash_detects_sierra_and_casm() {
 
 #[test]
 fn state_root_matches_state_commitment() {
-    use starkbatch::state::{state_commitment, ContractState, DeclaredClass, StateRootRule};
+    use starkbatch::state::{ContractState, DeclaredClass, StateRootRule, state_commitment};
     let v = values(40);
     // Keys below 2^251 (the top limb of the test values can exceed it).
     let key = |f: &Felt| {
@@ -624,11 +625,26 @@ fn state_root_matches_state_commitment() {
 
     // Errors name the file and the place.
     let cases: &[(&str, &str)] = &[
-        ("{\"contracts\": [{\"address\": \"0x1\"}]}", "contracts[0]: missing field \"class_hash\""),
-        ("{\"contracts\": [{\"address\": \"0x1\", \"class_hash\": 2, \"storag\": {}}]}", "unknown field \"storag\""),
-        ("{\"contracts\": [{\"address\": \"0x1\", \"class_hash\": 2, \"storage\": {\"0x5\": \"0xzz\"}}]}", "contracts[0].storage[\"0x5\"]: invalid field element"),
-        ("{\"declared_classes\": [{\"class_hash\": true, \"compiled_class_hash\": 1}]}", "declared_classes[0].class_hash: expected a felt"),
-        ("{\"contracts\": [{\"address\": \"0x800000000000000000000000000000000000000000000000000000000000000\", \"class_hash\": 2}]}", "must be below 2^251"),
+        (
+            "{\"contracts\": [{\"address\": \"0x1\"}]}",
+            "contracts[0]: missing field \"class_hash\"",
+        ),
+        (
+            "{\"contracts\": [{\"address\": \"0x1\", \"class_hash\": 2, \"storag\": {}}]}",
+            "unknown field \"storag\"",
+        ),
+        (
+            "{\"contracts\": [{\"address\": \"0x1\", \"class_hash\": 2, \"storage\": {\"0x5\": \"0xzz\"}}]}",
+            "contracts[0].storage[\"0x5\"]: invalid field element",
+        ),
+        (
+            "{\"declared_classes\": [{\"class_hash\": true, \"compiled_class_hash\": 1}]}",
+            "declared_classes[0].class_hash: expected a felt",
+        ),
+        (
+            "{\"contracts\": [{\"address\": \"0x800000000000000000000000000000000000000000000000000000000000000\", \"class_hash\": 2}]}",
+            "must be below 2^251",
+        ),
         ("[]", "expected an object"),
     ];
     for (text, needle) in cases {

@@ -2,11 +2,11 @@
 //! `starknet-crypto` 0.8 uses: add, double, mul, from_x on random and edge inputs.
 
 use proptest::prelude::*;
-use starkbatch::curve::{
-    double_scalar_mul_vartime, mul_generator_ct, AffinePoint, CurveError, ProjectivePoint, BETA,
-    EC_ORDER, EC_ORDER_LIMBS, GENERATOR,
-};
 use starkbatch::Felt;
+use starkbatch::curve::{
+    AffinePoint, BETA, CurveError, EC_ORDER, EC_ORDER_LIMBS, GENERATOR, ProjectivePoint,
+    double_scalar_mul_vartime, mul_generator_ct,
+};
 use starknet_types_core::curve as rc;
 use starknet_types_core::felt::Felt as RFelt;
 

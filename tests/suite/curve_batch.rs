@@ -4,7 +4,7 @@
 //! (needles) and every tail length up to 3·lanes + 1. The batch functions run the same formulas,
 //! so the triples must be identical, not only the points.
 
-use starkbatch::curve::{AffinePoint, ProjectivePoint, GENERATOR};
+use starkbatch::curve::{AffinePoint, GENERATOR, ProjectivePoint};
 use starkbatch::{Backend, Felt};
 
 /// xorshift64*, enough for test inputs.

@@ -7,7 +7,7 @@ use crate::common;
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use serde_json::Value;
-use starkbatch::{rfc6979_generate_k, Felt, Scalar};
+use starkbatch::{Felt, Scalar, rfc6979_generate_k};
 
 type SnFelt = starknet_crypto::Felt;
 
@@ -220,7 +220,7 @@ fn rfc6979_edges_match_starknet_crypto() {
 
 // ---------- ECDSA: vectors ----------
 
-use starkbatch::{get_public_key, recover, sign, verify, RecoverError, SignError, VerifyError};
+use starkbatch::{RecoverError, SignError, VerifyError, get_public_key, recover, sign, verify};
 
 const BOUND_HEX: &str = "0x800000000000000000000000000000000000000000000000000000000000000";
 /// Not the x-coordinate of a curve point (starknet-crypto's test_verify_invalid_public_key).

@@ -3,8 +3,8 @@
 //! out of range, s whose inverse is out of range, a message >= 2^251, a wrong message), at
 //! every position and across the 256-item chunk boundary.
 
-use starkbatch::{get_public_key, sign, verify, Felt, Scalar, VerifyError};
-use starkbatch::{verify_batch, verify_batch_par, VerifyItem};
+use starkbatch::{Felt, Scalar, VerifyError, get_public_key, sign, verify};
+use starkbatch::{VerifyItem, verify_batch, verify_batch_par};
 
 struct Rng(u64);
 impl Rng {

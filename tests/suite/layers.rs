@@ -104,26 +104,26 @@ fn without_test_modules(code: &str) -> String {
         let after = &rest[at..];
         let attr_end = after.find(']').map_or(after.len(), |i| i + 1);
         let body = after[attr_end..].trim_start();
-        if body.starts_with("mod ") || body.starts_with("pub(crate) mod ") {
-            if let Some(open) = body.find('{').filter(|&o| !body[..o].contains(';')) {
-                let mut depth = 0;
-                let mut end = body.len();
-                for (i, c) in body[open..].char_indices() {
-                    match c {
-                        '{' => depth += 1,
-                        '}' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                end = open + i + 1;
-                                break;
-                            }
+        if (body.starts_with("mod ") || body.starts_with("pub(crate) mod "))
+            && let Some(open) = body.find('{').filter(|&o| !body[..o].contains(';'))
+        {
+            let mut depth = 0;
+            let mut end = body.len();
+            for (i, c) in body[open..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = open + i + 1;
+                            break;
                         }
-                        _ => {}
                     }
+                    _ => {}
                 }
-                rest = &body[end..];
-                continue;
             }
+            rest = &body[end..];
+            continue;
         }
         out.push_str(&after[..attr_end]);
         rest = &after[attr_end..];

@@ -1,11 +1,11 @@
 //! Binary Merkle trees: the batched, in-place and parallel roots against a plain reference (one
 //! hash at a time), proofs, subtree composition, and the memory bound of `merkle::root`.
 
+use crate::alloc::peak_during;
 use proptest::prelude::*;
+use starkbatch::Felt;
 use starkbatch::hash::PairHash;
 use starkbatch::merkle::{self, MerkleError, MerkleProof, MerkleTree};
-use starkbatch::Felt;
-use crate::alloc::peak_during;
 
 fn to_ref(a: &Felt) -> starknet_crypto::Felt {
     starknet_crypto::Felt::from_bytes_be(&a.to_bytes_be())

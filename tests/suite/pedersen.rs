@@ -5,8 +5,9 @@ use crate::common;
 
 use proptest::prelude::*;
 use starkbatch::{
-    pedersen_hash, pedersen_hash_array, pedersen_hash_array_batch, pedersen_hash_array_batch_par,
-    pedersen_hash_batch, pedersen_hash_batch_par, Felt, PairHash, Pedersen, PedersenHasher,
+    Felt, PairHash, Pedersen, PedersenHasher, pedersen_hash, pedersen_hash_array,
+    pedersen_hash_array_batch, pedersen_hash_array_batch_par, pedersen_hash_batch,
+    pedersen_hash_batch_par,
 };
 
 fn official() -> serde_json::Value {

@@ -6,8 +6,8 @@ use crate::common;
 use pathfinder_crypto::MontFelt as PfFelt;
 use proptest::prelude::*;
 use starkbatch::{
-    poseidon_hash, poseidon_hash_many, poseidon_hash_single, poseidon_permute_comp, Felt,
-    PoseidonHasher,
+    Felt, PoseidonHasher, poseidon_hash, poseidon_hash_many, poseidon_hash_single,
+    poseidon_permute_comp,
 };
 use starknet_crypto::Felt as SnFelt;
 

@@ -4,12 +4,12 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
+use starkbatch::Felt;
 use starkbatch::hash::PairHash;
 use starkbatch::state::{
-    compose_tops, hash_nodes_vec, trie_root, trie_roots, trie_top, Node, TrieError, TrieTop,
-    COMMITMENT_HEIGHT, STATE_HEIGHT,
+    COMMITMENT_HEIGHT, Node, STATE_HEIGHT, TrieError, TrieTop, compose_tops, hash_nodes_vec,
+    trie_root, trie_roots, trie_top,
 };
-use starkbatch::Felt;
 use std::collections::BTreeMap;
 
 fn to_ref(a: &Felt) -> starknet_crypto::Felt {
@@ -466,9 +466,9 @@ fn larger_random_trie_pedersen() {
 mod commitment {
     use super::*;
     use starkbatch::state::{
+        CONTRACT_CLASS_LEAF_V0, ContractState, DeclaredClass, STARKNET_STATE_V0, StateRootRule,
         class_leaf_hash, class_leaf_hash_batch, contract_state_hash, contract_state_hashes,
-        global_state_root, state_commitment, ContractState, DeclaredClass, StateRootRule,
-        CONTRACT_CLASS_LEAF_V0, STARKNET_STATE_V0,
+        global_state_root, state_commitment,
     };
     use starkbatch::{Pedersen, Poseidon};
 

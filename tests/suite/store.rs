@@ -8,15 +8,15 @@
 //! Reverts are compared with the tables recorded when the target block was committed.
 
 use proptest::prelude::*;
+use starkbatch::Felt;
 use starkbatch::state::{
-    class_leaf_hash, state_commitment, ContractState, DeclaredClass, StateRootRule,
+    ContractState, DeclaredClass, StateRootRule, class_leaf_hash, state_commitment,
 };
 use starkbatch::store::{
     Column, ContractClass, ContractLeafData, ContractStorageKeys, MemoryStore, NodeStore,
     NonceUpdate, ProofError, ProofNodeKind, ProofRequest, RedbStore, StateDiff, StorageDiff,
     StorageEntry, Store, StoreError, StoreOptions, StoreReader, View,
 };
-use starkbatch::Felt;
 use std::collections::BTreeMap;
 
 // ---- pools of keys and addresses with the shapes that exercise edges ----

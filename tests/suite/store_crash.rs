@@ -9,10 +9,10 @@
 //! directory (`crash_child` below); it prints `opened B ROOT` after opening and `committed B
 //! ROOT` after each commit.
 
+use starkbatch::Felt;
 use starkbatch::state::StateRootRule;
 use starkbatch::store::workload::Workload;
 use starkbatch::store::{StateDiff, Store, StoreOptions};
-use starkbatch::Felt;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;

@@ -1,9 +1,9 @@
 //! Published state updates replayed from an empty store: every block's `old_root` must be the
 //! store's root before it and its `new_root` the root after (data: `tests/data/state-updates`).
 
-use starkbatch::state::StateRootRule;
-use starkbatch::store::{parse_state_update, parse_state_updates, StateUpdate, Store};
 use starkbatch::Felt;
+use starkbatch::state::StateRootRule;
+use starkbatch::store::{StateUpdate, Store, parse_state_update, parse_state_updates};
 use std::path::PathBuf;
 
 fn data(name: &str) -> String {

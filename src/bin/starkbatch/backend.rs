@@ -2,7 +2,7 @@
 //! detection) and the library's [`Backend`] choice, honouring `STARKBATCH_BACKEND`.
 
 use crate::error::{CliError, CliResult};
-use starkbatch::{Backend, BACKEND_ENV};
+use starkbatch::{BACKEND_ENV, Backend};
 
 /// CPU features that matter to the SIMD backends, as detected at run time.
 pub fn cpu_features() -> Vec<&'static str> {

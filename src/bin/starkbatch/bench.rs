@@ -44,14 +44,14 @@ use rayon::ThreadPool;
 use serde_json::json;
 use starkbatch::hash::PairHash;
 use starkbatch::state::{
-    class_leaf_hash, contract_state_hash, global_state_root, state_commitment, trie_root,
-    ContractState, DeclaredClass, StateRootRule, TrieError, STATE_HEIGHT,
+    ContractState, DeclaredClass, STATE_HEIGHT, StateRootRule, TrieError, class_leaf_hash,
+    contract_state_hash, global_state_root, state_commitment, trie_root,
 };
 use starkbatch::store::workload::Workload as StoreWorkload;
 use starkbatch::store::{Hashing, Store, StoreOptions};
+use starkbatch::{Backend, Felt, Poseidon};
 use starkbatch::{merkle, pedersen_hash};
 use starkbatch::{poseidon_hash, poseidon_hash_many, poseidon_hash_single};
-use starkbatch::{Backend, Felt, Poseidon};
 use std::hint::black_box;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -428,7 +428,7 @@ pub fn run(a: &BenchArgs) -> CliResult {
         (_, Some(d)) if !(d.is_finite() && d > 0.0) => {
             return Err(CliError::input(format!(
                 "--duration {d}: must be a positive number of seconds"
-            )))
+            )));
         }
         (_, Some(d)) => d,
         (true, None) => 2.0,

@@ -13,10 +13,10 @@ use crate::input::Input;
 use crate::output::Output;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use starkbatch::class_hash::{
-    class_hashes as hash_text, ClassHashes as Hashes, CompiledClassHashes,
-};
 use starkbatch::Felt;
+use starkbatch::class_hash::{
+    ClassHashes as Hashes, CompiledClassHashes, class_hashes as hash_text,
+};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 

@@ -11,8 +11,8 @@
 //! Every error names the input and the 1-based line: `input.txt:7: <what is wrong>`.
 
 use crate::error::{CliError, CliResult};
-use starkbatch::input::{parse_line, LineItem};
 use starkbatch::Felt;
+use starkbatch::input::{LineItem, parse_line};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;

@@ -39,8 +39,8 @@ use crate::error::{CliError, CliResult};
 use crate::input::Input;
 use crate::output::Output;
 use serde_json::{Map, Value};
-use starkbatch::state::{state_commitment, ContractState, DeclaredClass, StateRootRule};
 use starkbatch::Felt;
+use starkbatch::state::{ContractState, DeclaredClass, StateRootRule, state_commitment};
 use std::path::Path;
 
 pub fn run(a: &StateRootArgs) -> CliResult {

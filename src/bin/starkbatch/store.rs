@@ -11,11 +11,11 @@ use crate::args::{CommitArgs, ImportArgs, ProofArgs, RevertArgs, RootsArgs};
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
 use indicatif::{ProgressBar, ProgressStyle};
-use starkbatch::store::{
-    parse_state_updates, ContractStorageKeys, ProofRequest, StateUpdate, Store, StoreError,
-    StoreOptions, DB_FILE,
-};
 use starkbatch::Felt;
+use starkbatch::store::{
+    ContractStorageKeys, DB_FILE, ProofRequest, StateUpdate, Store, StoreError, StoreOptions,
+    parse_state_updates,
+};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
@@ -125,31 +125,29 @@ pub fn commit(a: &CommitArgs) -> CliResult {
     let mut root = latest.map_or(Felt::ZERO, |l| l.roots.state_root);
     for p in &pending {
         let (file, block) = (&p.file, p.block);
-        if a.check {
-            if let Some(old) = p.update.old_root {
-                if old != root {
-                    return Err(CliError::failure(format!(
-                        "{file}: block {block}: old_root {old} differs from the store's state root {root}; nothing written for this block"
-                    )));
-                }
-            }
+        if a.check
+            && let Some(old) = p.update.old_root
+            && old != root
+        {
+            return Err(CliError::failure(format!(
+                "{file}: block {block}: old_root {old} differs from the store's state root {root}; nothing written for this block"
+            )));
         }
         let r = store
             .commit(block, &p.update.state_diff, rule)
             .map_err(|e| store_error(&format!("{file}: block {block}: "), e))?;
-        if a.check {
-            if let Some(new) = p.update.new_root {
-                if new != r.roots.state_root {
-                    let undone = match block.checked_sub(1).map(|b| store.revert_to(b)) {
-                        Some(Ok(_)) => "the block was reverted",
-                        _ => "the block stays committed (it is the store's first)",
-                    };
-                    return Err(CliError::failure(format!(
-                        "{file}: block {block}: computed state root {} differs from new_root {new}; {undone}",
-                        r.roots.state_root
-                    )));
-                }
-            }
+        if a.check
+            && let Some(new) = p.update.new_root
+            && new != r.roots.state_root
+        {
+            let undone = match block.checked_sub(1).map(|b| store.revert_to(b)) {
+                Some(Ok(_)) => "the block was reverted",
+                _ => "the block stays committed (it is the store's first)",
+            };
+            return Err(CliError::failure(format!(
+                "{file}: block {block}: computed state root {} differs from new_root {new}; {undone}",
+                r.roots.state_root
+            )));
         }
         root = r.roots.state_root;
         match &bar {
