@@ -17,7 +17,7 @@ use num_bigint::BigUint;
 use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyString};
 use starkbatch::{Backend, Felt, Scalar};
 
 /// The field element `obj` (a Python int in `[0, p)`); `what` names it in the error.
@@ -408,10 +408,11 @@ fn felt_item(item: &Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<Fel
     if let Ok(v) = item.extract::<u64>() {
         return Ok(Felt::from(v));
     }
-    if let Ok(s) = item.extract::<&str>() {
-        return s.parse::<Felt>().map_err(|e| {
-            PyValueError::new_err(format!("{}: {s:?} is not a felt ({e})", what()))
-        });
+    if let Ok(s) = item.cast::<PyString>() {
+        let s = s.to_cow()?;
+        return s
+            .parse::<Felt>()
+            .map_err(|e| PyValueError::new_err(format!("{}: {s:?} is not a felt ({e})", what())));
     }
     if let Ok(b) = item.cast::<PyBytes>() {
         let b = b.as_bytes();
@@ -435,7 +436,10 @@ fn felt_item(item: &Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<Fel
 /// little-endian limbs, the form every batch function takes without conversion. Raises
 /// `ValueError` naming the index of an item that is not a felt below p.
 #[pyfunction]
-fn felt_limbs<'py>(py: Python<'py>, values: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray2<u64>>> {
+fn felt_limbs<'py>(
+    py: Python<'py>,
+    values: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let mut flat: Vec<u64> = Vec::with_capacity(4 * values.len().unwrap_or(0));
     for (i, item) in values.try_iter()?.enumerate() {
         let f = felt_item(&item?, &|| format!("values[{i}]"))?;
