@@ -811,16 +811,21 @@ fn state_commitment<'py>(
     Ok(out)
 }
 
-/// The top of one address range of the contract trie, for sharding a state root
-/// (`starkbatch.dask`, docs/scaling.md): every contract of the range (contract rows
-/// `addresses`, `class_hashes`, `nonces`, and storage rows `storage_contracts`,
-/// `storage_keys`, `storage_values`; a contract with storage but no row has class hash and
-/// nonce 0) gets its storage root and leaf, and the leaves' trie is built over the addresses'
-/// low `251 - split_bits` bits. Every address must have the same top `split_bits` bits.
-/// Returns `None` for an empty range, else `(node, path, length)` for [`compose_tops`].
+/// The tops of the address ranges of the contract trie present in the rows given, for
+/// sharding a state root (`starkbatch.dask`, docs/scaling.md). Every contract (contract rows
+/// `addresses`, `class_hashes`, `nonces`, and storage rows `storage_contracts`, `storage_keys`,
+/// `storage_values`; a contract with storage but no contract row has class hash and nonce 0)
+/// gets its storage root and leaf; the contracts are cut by the top `split_bits` bits of their
+/// address into ranges, and each range's leaves make a trie over the addresses' low
+/// `251 - split_bits` bits. All storage tries are built together, then all range tops (one
+/// batch per trie level for the whole call). Returns `[(range, (node, path, length)), ...]`
+/// for the non-empty ranges in ascending order, each top as [`compose_tops`] takes it.
+/// `threads`: the native threads to use (`None`: all cores; a Dask task passes 1, its worker
+/// being the unit of parallelism).
 #[pyfunction]
+#[pyo3(signature = (storage_contracts, storage_keys, storage_values, addresses, class_hashes, nonces, split_bits, threads=None))]
 #[allow(clippy::too_many_arguments)]
-fn contracts_top(
+fn contracts_tops(
     py: Python<'_>,
     storage_contracts: &Bound<'_, PyAny>,
     storage_keys: &Bound<'_, PyAny>,
@@ -829,7 +834,8 @@ fn contracts_top(
     class_hashes: &Bound<'_, PyAny>,
     nonces: &Bound<'_, PyAny>,
     split_bits: u32,
-) -> PyResult<Option<PyTop>> {
+    threads: Option<usize>,
+) -> PyResult<Vec<(u64, PyTop)>> {
     let (sc, _) = felt_input(storage_contracts, "storage_contracts")?;
     let (sk, _) = felt_input(storage_keys, "storage_keys")?;
     let (sv, _) = felt_input(storage_values, "storage_values")?;
@@ -845,13 +851,11 @@ fn contracts_top(
     if split_bits > 32 {
         return Err(PyValueError::new_err("split_bits: at most 32"));
     }
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads: at least 1"));
+    }
     let sub = 251 - split_bits;
-    // The top `split_bits` bits of an address (bits sub..251, all in limbs 2 and 3: sub >= 219).
-    let top_bits = |a: &Felt| -> u64 {
-        let l = a.to_raw_limbs();
-        (((l[3] as u128) << 64 | l[2] as u128) >> (sub - 128)) as u64
-    };
-    let r = py.detach(|| -> Result<Option<TrieTop>, String> {
+    let build = || -> Result<Vec<(u64, TrieTop)>, String> {
         let mut index: std::collections::HashMap<[u64; 4], usize> = Default::default();
         let mut contracts: Vec<state::ContractState> = Vec::new();
         let mut slot = |a: Felt, contracts: &mut Vec<state::ContractState>| -> usize {
@@ -872,53 +876,62 @@ fn contracts_top(
             let i = slot(*a, &mut contracts);
             contracts[i].storage.push((*k, *v));
         }
-        let shard = contracts.first().map(|c| top_bits(&c.address));
-        if let Some(c) = contracts
-            .iter()
-            .find(|c| Some(top_bits(&c.address)) != shard)
-        {
-            return Err(format!(
-                "address {} is not in the range of {}",
-                c.address, contracts[0].address
-            ));
-        }
         let tries: Vec<&[(Felt, Felt)]> = contracts.iter().map(|c| c.storage.as_slice()).collect();
         let roots = state::trie_roots::<Pedersen>(&tries, 251).map_err(|e| e.to_string())?;
         let cls: Vec<Felt> = contracts.iter().map(|c| c.class_hash).collect();
         let nos: Vec<Felt> = contracts.iter().map(|c| c.nonce).collect();
         let mut leaves = vec![Felt::ZERO; contracts.len()];
         state::contract_state_hashes(&cls, &roots, &nos, &mut leaves);
-        let mask = {
-            let mut m = [u64::MAX; 4];
-            for (i, w) in m.iter_mut().enumerate() {
-                let lo = 64 * i as u32;
-                *w = if sub >= lo + 64 {
-                    u64::MAX
-                } else if sub <= lo {
-                    0
-                } else {
-                    (1u64 << (sub - lo)) - 1
-                };
-            }
-            m
-        };
-        let entries: Vec<(Felt, Felt)> = contracts
+        // Each address split into its range (the top `split_bits` bits, all in limbs 2 and 3
+        // as sub >= 219) and its low `sub` bits, the key in the range's trie.
+        let mut keyed: Vec<(u64, (Felt, Felt))> = contracts
             .iter()
             .zip(leaves)
-            .map(|(c, l)| {
-                let a = c.address.to_raw_limbs();
-                let low = [
-                    a[0] & mask[0],
-                    a[1] & mask[1],
-                    a[2] & mask[2],
-                    a[3] & mask[3],
-                ];
-                (Felt::from_raw_limbs(low).unwrap_or(Felt::ZERO), l)
+            .map(|(c, leaf)| {
+                let mut a = c.address.to_raw_limbs();
+                let range = (((a[3] as u128) << 64 | a[2] as u128) >> (sub - 128)) as u64;
+                for (i, w) in a.iter_mut().enumerate() {
+                    let lo = 64 * i as u32;
+                    if sub <= lo {
+                        *w = 0;
+                    } else if sub < lo + 64 {
+                        *w &= (1u64 << (sub - lo)) - 1;
+                    }
+                }
+                (range, (Felt::from_raw_limbs(a).unwrap_or(Felt::ZERO), leaf))
             })
             .collect();
-        state::trie_top::<Pedersen>(&entries, sub).map_err(|e| e.to_string())
+        keyed.sort_unstable_by_key(|(r, _)| *r);
+        let entries: Vec<(Felt, Felt)> = keyed.iter().map(|(_, e)| *e).collect();
+        let mut ranges: Vec<u64> = Vec::new();
+        let mut parts: Vec<&[(Felt, Felt)]> = Vec::new();
+        let mut start = 0;
+        for i in 1..=keyed.len() {
+            if i == keyed.len() || keyed[i].0 != keyed[start].0 {
+                ranges.push(keyed[start].0);
+                parts.push(&entries[start..i]);
+                start = i;
+            }
+        }
+        let tops = state::trie_tops::<Pedersen>(&parts, sub).map_err(|e| e.to_string())?;
+        Ok(ranges
+            .into_iter()
+            .zip(tops)
+            .filter_map(|(r, t)| t.map(|t| (r, t)))
+            .collect())
+    };
+    let r = py.detach(|| match threads {
+        None => build(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| e.to_string())
+            .and_then(|pool| pool.install(build)),
     });
-    Ok(r.map_err(PyValueError::new_err)?.map(py_top))
+    Ok(r.map_err(PyValueError::new_err)?
+        .into_iter()
+        .map(|(r, t)| (r, py_top(t)))
+        .collect())
 }
 
 /// The SIMD backend the engine runs on (`avx512ifma`, `avx2`, `neon` or `portable`).
@@ -960,7 +973,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(contract_state_hash, m)?)?;
     m.add_function(wrap_pyfunction!(global_state_root, m)?)?;
     m.add_function(wrap_pyfunction!(state_commitment, m)?)?;
-    m.add_function(wrap_pyfunction!(contracts_top, m)?)?;
+    m.add_function(wrap_pyfunction!(contracts_tops, m)?)?;
     m.add_function(wrap_pyfunction!(felt_limbs, m)?)?;
     Ok(())
 }

@@ -20,13 +20,13 @@ import pandas as pd
 
 from ._native import (
     compose_tops,
-    contracts_top,
+    contracts_tops,
     felt_limbs,
     global_state_root,
     state_commitment,
 )
 
-__all__ = ["state_root"]
+__all__ = ["range_tops", "state_root"]
 
 _HEIGHT = 251
 
@@ -68,8 +68,9 @@ _ROWS = pd.DataFrame(
         **{c: pd.Series([], dtype="uint64") for c in _LIMBS},
     }
 )
-_TOP = pd.DataFrame(
+_TOPS = pd.DataFrame(
     {
+        "shard": pd.Series([], dtype="int64"),
         "node": pd.Series([], dtype=object),
         "path": pd.Series([], dtype=object),
         "length": pd.Series([], dtype="int64"),
@@ -81,33 +82,44 @@ def _felt_column(frame, f):
     return np.ascontiguousarray(frame[[f"{f}{j}" for j in range(4)]].to_numpy(dtype=np.uint64))
 
 
-def _range_top(rows, split_bits):
-    """One address range: its top as a one-row frame (no row for an empty range)."""
+def _partition_tops(rows, split_bits, threads):
+    """The tops of the address ranges in one shuffled partition (every row of a range is in
+    the same partition), one native call: a row per non-empty range."""
     kind = rows["kind"].to_numpy()
     s, c = rows[kind == 0], rows[kind == 1]
     cols = [_felt_column(frame, f) for frame in (s, c) for f in _FELTS]
-    top = contracts_top(*cols, split_bits)
-    if top is None:
-        return _TOP.copy()
+    tops = contracts_tops(*cols, split_bits, threads)
     # Hex strings: a top's node and path are felts, wider than any integer column.
     return pd.DataFrame(
         {
-            "node": [f"{top[0]:064x}"],
-            "path": [f"{top[1]:064x}"],
-            "length": np.array([top[2]], dtype=np.int64),
+            "shard": np.array([r for r, _ in tops], dtype=np.int64),
+            "node": [f"{t[0]:064x}" for _, t in tops],
+            "path": [f"{t[1]:064x}" for _, t in tops],
+            "length": np.array([t[2] for _, t in tops], dtype=np.int64),
         }
     )
 
 
-def contract_root(storage: dd.DataFrame, contracts: dd.DataFrame, split_bits: int = 6):
-    """The contract trie's root (storage tries included) as a lazy Dask computation of the
-    ``2**split_bits`` range tops; ``.compute()`` gives a pandas frame of tops by shard."""
+def range_tops(
+    storage: dd.DataFrame,
+    contracts: dd.DataFrame,
+    split_bits: int = 6,
+    threads_per_task: Optional[int] = 1,
+):
+    """The tops of the contract trie's ``2**split_bits`` address ranges (storage tries
+    included) as a lazy Dask frame: rows shuffled by range, one native call per partition;
+    ``.compute()`` gives a pandas frame ``(shard, node, path, length)`` of the non-empty
+    ranges."""
     if not 0 <= split_bits <= 16:
         raise ValueError(f"split_bits: expected 0 to 16, got {split_bits}")
+    if threads_per_task is not None and threads_per_task < 1:
+        raise ValueError(f"threads_per_task: expected None or at least 1, got {threads_per_task}")
     st = storage.map_partitions(_storage_rows, split_bits, meta=_ROWS)
     ct = contracts.map_partitions(_contract_rows, split_bits, meta=_ROWS)
     rows = dd.concat([st, ct])
-    return rows.groupby("shard").apply(_range_top, split_bits, meta=_TOP)
+    parts = min(2**split_bits, rows.npartitions)
+    rows = rows.shuffle(on="shard", npartitions=parts)
+    return rows.map_partitions(_partition_tops, split_bits, threads_per_task, meta=_TOPS)
 
 
 def state_root(
@@ -117,6 +129,7 @@ def state_root(
     *,
     split_bits: int = 6,
     rule: str = "from-0.14",
+    threads_per_task: Optional[int] = 1,
 ) -> dict:
     """The state commitment of the state: ``{"state_root", "contract_root", "class_root"}``.
 
@@ -124,13 +137,14 @@ def state_root(
     ``class_hash``, ``nonce`` (a contract with storage rows but no contract row has class hash
     and nonce 0); ``classes``: class hash -> compiled class hash (the class trie is built on the
     client: it is small). Runs on the current Dask scheduler (a ``distributed.Client`` if one is
-    active). Equal to ``starkbatch.state_commitment`` of the same state.
+    active). Equal to ``starkbatch.state_commitment`` of the same state. ``threads_per_task``:
+    native threads per task (1: Dask's workers and their threads are the parallelism; None:
+    every core of the worker's machine for each task).
     """
-    tops = contract_root(storage, contracts, split_bits).compute()
+    tops = range_tops(storage, contracts, split_bits, threads_per_task).compute()
     by_shard = [None] * (2**split_bits)
-    for index, row in tops.iterrows():
-        shard = index[0] if isinstance(index, tuple) else index
-        by_shard[int(shard)] = (int(row["node"], 16), int(row["path"], 16), int(row["length"]))
+    for shard, node, path, length in zip(tops["shard"], tops["node"], tops["path"], tops["length"]):
+        by_shard[int(shard)] = (int(node, 16), int(path, 16), int(length))
     contract = compose_tops(by_shard, split_bits, _HEIGHT - split_bits)
     class_root = state_commitment([], dict(classes or {}), rule)["class_root"]
     return {

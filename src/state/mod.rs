@@ -36,5 +36,5 @@ pub use error::TrieError;
 pub use nodes::{Node, hash_nodes, hash_nodes_vec};
 pub use trie::{
     COMMITMENT_HEIGHT, MAX_HEIGHT, STATE_HEIGHT, TrieTop, compose_tops, trie_root, trie_roots,
-    trie_top,
+    trie_top, trie_tops,
 };

@@ -428,10 +428,35 @@ pub fn trie_top<H: PairHash>(
     entries: &[(Felt, Felt)],
     height: u32,
 ) -> Result<Option<TrieTop>, TrieError> {
-    let mut runs = [Run::new(leaves(entries, height)?, 0, height, false)];
+    Ok(trie_tops::<H>(&[entries], height)?.pop().flatten())
+}
+
+/// The tops of several tries of the same height, built together as [`trie_roots`] builds
+/// roots (one batch per round across every trie): `trie_tops(t, h)?[i] == trie_top(t[i], h)?`.
+///
+/// ```
+/// use starkbatch::state::{trie_top, trie_tops};
+/// use starkbatch::{Felt, Pedersen};
+/// let a: Vec<_> = (1..20u64).map(|k| (Felt::from(k), Felt::ONE)).collect();
+/// let b = [(Felt::from(7u64), Felt::TWO)];
+/// let tops = trie_tops::<Pedersen>(&[&a[..], &[], &b[..]], 251).unwrap();
+/// assert_eq!(tops[0], trie_top::<Pedersen>(&a, 251).unwrap());
+/// assert_eq!(tops[1], None);
+/// assert_eq!(tops[2], trie_top::<Pedersen>(&b, 251).unwrap());
+/// ```
+///
+/// # Errors
+/// As [`trie_root`] (the first error found is returned).
+pub fn trie_tops<H: PairHash>(
+    tries: &[&[(Felt, Felt)]],
+    height: u32,
+) -> Result<Vec<Option<TrieTop>>, TrieError> {
+    let mut runs = Vec::with_capacity(tries.len());
+    for entries in tries {
+        runs.push(Run::new(leaves(entries, height)?, 0, height, false));
+    }
     run_all::<H>(&mut runs);
-    let [run] = runs;
-    Ok(run.result.flatten())
+    Ok(runs.into_iter().map(|r| r.result.flatten()).collect())
 }
 
 /// The root of a trie of height `split_bits + sub_height` from the tops of its `2^split_bits`
