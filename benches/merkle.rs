@@ -11,46 +11,15 @@
 //!
 //! Run: `cargo bench --bench merkle -- --warm-up-time 1 --measurement-time 3`.
 
+#[path = "common/peak.rs"]
+mod peak;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use pathfinder_crypto::{Felt as PfFelt, MontFelt};
 use starkbatch::merkle;
 use starkbatch::state::{STATE_HEIGHT, trie_root};
 use starkbatch::{Felt, Pedersen, Poseidon};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-// ---- counting allocator (live bytes and peak), for the memory figure ----
-
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards every call to the system allocator unchanged; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-        PEAK.fetch_max(live, Relaxed);
-        // SAFETY: same layout contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Relaxed);
-        // SAFETY: `ptr` was allocated by `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// Peak heap growth (bytes) while running `f`.
-fn peak_extra<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
-    let r = f();
-    (r, PEAK.load(Relaxed) - base)
-}
 
 // ---- inputs ----
 
@@ -171,8 +140,8 @@ fn merkle_bench(c: &mut Criterion) {
 
     let one = pool(1);
     let two = pool(2);
-    let (r1, peak1) = peak_extra(|| one.install(|| merkle::root::<Poseidon>(&leaves)));
-    let (r2, peak2) = peak_extra(|| two.install(|| merkle::root::<Poseidon>(&leaves)));
+    let (r1, peak1) = peak::peak_extra(|| one.install(|| merkle::root::<Poseidon>(&leaves)));
+    let (r2, peak2) = peak::peak_extra(|| two.install(|| merkle::root::<Poseidon>(&leaves)));
     let pf = pf_merkle_root(&pf_leaves);
     assert_eq!(r1, r2);
     assert_eq!(

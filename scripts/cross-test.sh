@@ -25,7 +25,7 @@ if [ "$need_install" = 1 ]; then
 fi
 
 # The library's unit tests, then the kernel modules of the integration suite (tests/suite).
-SUITE_FILTERS=(backends:: curve_batch:: ecdsa_batch:: blake2s:: class_hash_v2::)
+SUITE_FILTERS=(backends:: curve_batch:: ecdsa_batch:: blake2s:: class_hash_v2:: prover::)
 run_tests() { # [VAR=value ...] cargo-test-arguments
     local vars=()
     while [[ "${1:-}" == *=* ]]; do

@@ -54,6 +54,7 @@ pub mod interop;
 pub mod merkle;
 pub mod pedersen;
 pub mod poseidon;
+pub mod prover;
 pub mod state;
 #[cfg(feature = "store")]
 #[cfg_attr(docsrs, doc(cfg(feature = "store")))]

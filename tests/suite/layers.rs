@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["pedersen", "ecdsa"],
     &["batch"],
     &["hash", "input", "interop"],
-    &["merkle", "class_hash"],
+    &["merkle", "class_hash", "prover"],
     &["state"],
     &["store"],
 ];

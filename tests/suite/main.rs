@@ -24,6 +24,7 @@ mod layers;
 mod merkle;
 mod pedersen;
 mod poseidon;
+mod prover;
 mod state;
 #[cfg(feature = "store")]
 mod store;
