@@ -1,7 +1,7 @@
 //! Inner layers, the whole commitment, decommitments and their verification.
 
 use super::error::ProverError;
-use super::leaves::{hash_row, leaf_layer, lifted, ordered};
+use super::leaves::{MAX_LOG, hash_row, leaf_layer, lifted, ordered};
 use crate::field::Felt;
 use crate::poseidon::poseidon_hash;
 use alloc::vec;
@@ -180,7 +180,7 @@ pub fn verify_decommitment(
     values: &[&[u32]],
     witness: &[Felt],
 ) -> Result<bool, ProverError> {
-    if !(1..=40).contains(&lifting_log_size) {
+    if !(1..=MAX_LOG).contains(&lifting_log_size) {
         return Err(ProverError::LiftingLogSize(lifting_log_size));
     }
     if values.len() != column_log_sizes.len() {

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 const BLOCK: usize = 256;
 
 /// The largest lifting domain accepted, `2^40` rows.
-const MAX_LOG: u32 = 40;
+pub(super) const MAX_LOG: u32 = 40;
 
 /// The columns in commitment order (stably sorted by length, shortest first) with the shift
 /// `s = lifting_log_size - log_size` of each, after checking lengths and values.
