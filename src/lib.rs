@@ -49,7 +49,11 @@ pub mod ecdsa;
 pub mod field;
 pub mod hash;
 pub mod input;
-#[cfg(feature = "starknet-types-core")]
+#[cfg(any(
+    feature = "starknet-types-core",
+    feature = "lambdaworks",
+    feature = "starknet-ff"
+))]
 pub mod interop;
 pub mod merkle;
 pub mod pedersen;

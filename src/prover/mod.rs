@@ -26,6 +26,9 @@
 //! forms split rows, pairs or nonce blocks across rayon's threads.
 
 mod error;
+#[cfg(feature = "lambdaworks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "lambdaworks")))]
+pub mod lambdaworks;
 mod layers;
 mod leaves;
 mod m31;

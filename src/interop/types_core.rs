@@ -1,14 +1,8 @@
 //! Conversions between [`Felt`] and `starknet_types_core::felt::Felt` (feature
 //! `starknet-types-core`), one at a time and for whole batches.
 //!
-//! # Representation
-//! Both types hold a field element in Montgomery form `a·R mod p` with `R = 2^256`, fully
-//! reduced (below p), in four 64-bit limbs: starkbatch stores them least significant first,
-//! starknet-types-core (lambdaworks' `UnsignedInteger<4>`) most significant first. A conversion
-//! is therefore a reversal of the limb order, with no arithmetic. A starknet-types-core value
-//! built from unreduced raw limbs (`Felt::from_raw` does not check them) is converted through
-//! its canonical bytes instead, so every conversion is total and agrees with
-//! `to_bytes_be`.
+//! starknet-types-core's felt wraps lambdaworks' `FieldElement<Stark252PrimeField>`: its raw
+//! limbs are the Montgomery limbs most significant first (see [the module](super)).
 //!
 //! ```
 //! use starkbatch::interop::{from_core_vec, to_core_vec};
@@ -23,47 +17,26 @@
 //! assert_eq!(to_core_vec(&from_core_vec(&core)), core);
 //! ```
 
+use super::{ForeignFelt, foreign_from, reversed};
 use crate::Felt;
 use alloc::vec::Vec;
 use starknet_types_core::felt::Felt as CoreFelt;
 
-/// Reverses the limb order (least significant first ↔ most significant first).
-#[inline(always)]
-const fn reversed(l: [u64; 4]) -> [u64; 4] {
-    [l[3], l[2], l[1], l[0]]
-}
-
-impl From<&CoreFelt> for Felt {
+impl ForeignFelt for CoreFelt {
     #[inline]
-    fn from(value: &CoreFelt) -> Felt {
-        match Felt::from_montgomery_limbs(reversed(value.to_raw())) {
-            Some(f) => f,
-            // Unreduced raw limbs: take starknet-types-core's own canonical value.
-            None => Felt::from_bytes_be_reduced(&value.to_bytes_be()),
-        }
+    fn montgomery_limbs(&self) -> [u64; 4] {
+        reversed(self.to_raw())
+    }
+    #[inline]
+    fn from_reduced_montgomery_limbs(limbs: [u64; 4]) -> Self {
+        CoreFelt::from_raw(reversed(limbs))
+    }
+    fn canonical_bytes_be(&self) -> [u8; 32] {
+        self.to_bytes_be()
     }
 }
 
-impl From<CoreFelt> for Felt {
-    #[inline]
-    fn from(value: CoreFelt) -> Felt {
-        Felt::from(&value)
-    }
-}
-
-impl From<&Felt> for CoreFelt {
-    #[inline]
-    fn from(value: &Felt) -> CoreFelt {
-        CoreFelt::from_raw(reversed(value.to_montgomery_limbs()))
-    }
-}
-
-impl From<Felt> for CoreFelt {
-    #[inline]
-    fn from(value: Felt) -> CoreFelt {
-        CoreFelt::from(&value)
-    }
-}
+foreign_from!(CoreFelt);
 
 /// `dst[i] = Felt::from(&src[i])`.
 ///
@@ -142,19 +115,7 @@ mod tests {
 
     #[test]
     fn values_agree_through_bytes() {
-        // Edge values and a spread of others: the conversion must agree with the byte encodings.
-        let mut values = vec![Felt::ZERO, Felt::ONE, Felt::MAX, Felt::MAX - Felt::ONE];
-        for i in 0..256u32 {
-            values.push(Felt::TWO.pow(u128::from(i)));
-            values.push(Felt::TWO.pow(u128::from(i)) - Felt::ONE);
-            values.push(Felt::from(u64::from(i) * 0x9e37_79b9_7f4a_7c15).pow(7));
-        }
-        for f in &values {
-            let c = CoreFelt::from(f);
-            assert_eq!(c.to_bytes_be(), f.to_bytes_be(), "{f}");
-            assert_eq!(Felt::from(&c), *f);
-            assert_eq!(Felt::from(&core_of_bytes(&f.to_bytes_be())), *f);
-        }
+        crate::interop::check_round_trips::<CoreFelt>(|c| c.to_bytes_be(), core_of_bytes);
     }
 
     #[test]
