@@ -1,4 +1,4 @@
-//! Conversions between [`Felt`] and lambdaworks' `FieldElement<Stark252PrimeField>` (feature
+//! Conversions between [`Felt`](crate::Felt) and lambdaworks' `FieldElement<Stark252PrimeField>` (feature
 //! `lambdaworks`): the raw limbs are the Montgomery limbs most significant first (see
 //! [the module](super)).
 //!
@@ -44,8 +44,6 @@ foreign_from!(LambdaworksFelt, by_value);
 mod tests {
     use super::*;
     use crate::Felt;
-    use crate::interop::from_foreign;
-    #[allow(unused_imports)]
     use lambdaworks_math::traits::ByteConversion;
 
     #[test]
@@ -69,16 +67,8 @@ mod tests {
 
     #[test]
     fn unreduced_raw_limbs_convert_through_bytes() {
-        let p_be = reversed(Felt::MODULUS_LIMBS);
-        for raw in [
-            p_be,
-            [u64::MAX; 4],
-            [p_be[0], p_be[1], p_be[2], p_be[3] + 5],
-        ] {
-            let x = LambdaworksFelt::from_raw(UnsignedInteger::from_limbs(raw));
-            // The value the foreign crate reads from these limbs, reduced mod p.
-            let f = from_foreign(&x);
-            assert_eq!(f, Felt::from_bytes_be_reduced(&x.canonical_bytes_be()));
-        }
+        crate::interop::check_unreduced(|raw| {
+            LambdaworksFelt::from_raw(UnsignedInteger::from_limbs(reversed(raw)))
+        });
     }
 }

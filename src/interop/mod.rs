@@ -107,7 +107,6 @@ pub fn to_foreign_slice<T: ForeignFelt>(src: &[Felt], dst: &mut [T]) {
 
 /// `From`/`Into` both ways, by value and by reference, through [`ForeignFelt`]; with `by_value`,
 /// no `From<&Felt>` for the foreign type (lambdaworks' `From<&F::BaseType>` would overlap it).
-#[allow(unused_macros)]
 macro_rules! foreign_from {
     ($t:ty) => {
         $crate::interop::foreign_from!($t, by_value);
@@ -139,7 +138,6 @@ macro_rules! foreign_from {
         }
     };
 }
-#[allow(unused_imports)]
 pub(crate) use foreign_from;
 
 /// Shared checks for every [`ForeignFelt`]: edge values and a spread of others agree through
@@ -166,4 +164,19 @@ pub(crate) fn check_round_trips<T: ForeignFelt>(
     let mut dst = alloc::vec![Felt::ZERO; values.len()];
     from_foreign_slice(&to_foreign_vec::<T>(&values), &mut dst);
     assert_eq!(dst, values);
+}
+
+/// Shared check for foreign values built from unreduced Montgomery limbs (given least
+/// significant first: p, p + 5, 2^256 − 1): each converts to the value the foreign crate reads
+/// from them, reduced mod p.
+#[cfg(test)]
+pub(crate) fn check_unreduced<T: ForeignFelt>(of_limbs: impl Fn([u64; 4]) -> T) {
+    let p = Felt::MODULUS_LIMBS;
+    for raw in [p, [p[0] + 5, p[1], p[2], p[3]], [u64::MAX; 4]] {
+        let x = of_limbs(raw);
+        assert_eq!(
+            from_foreign(&x),
+            Felt::from_bytes_be_reduced(&x.canonical_bytes_be())
+        );
+    }
 }

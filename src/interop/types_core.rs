@@ -43,14 +43,7 @@ foreign_from!(CoreFelt);
 /// # Panics
 /// If `src.len() != dst.len()`.
 pub fn from_core_slice(src: &[CoreFelt], dst: &mut [Felt]) {
-    assert_eq!(
-        src.len(),
-        dst.len(),
-        "from_core_slice: src and dst lengths differ"
-    );
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = Felt::from(s);
-    }
+    super::from_foreign_slice(src, dst);
 }
 
 /// `dst[i] = CoreFelt::from(&src[i])`.
@@ -58,24 +51,17 @@ pub fn from_core_slice(src: &[CoreFelt], dst: &mut [Felt]) {
 /// # Panics
 /// If `src.len() != dst.len()`.
 pub fn to_core_slice(src: &[Felt], dst: &mut [CoreFelt]) {
-    assert_eq!(
-        src.len(),
-        dst.len(),
-        "to_core_slice: src and dst lengths differ"
-    );
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = CoreFelt::from(s);
-    }
+    super::to_foreign_slice(src, dst);
 }
 
 /// The starkbatch felts of `src`, in a new vector.
 pub fn from_core_vec(src: &[CoreFelt]) -> Vec<Felt> {
-    src.iter().map(Felt::from).collect()
+    super::from_foreign_vec(src)
 }
 
 /// The starknet-types-core felts of `src`, in a new vector.
 pub fn to_core_vec(src: &[Felt]) -> Vec<CoreFelt> {
-    src.iter().map(CoreFelt::from).collect()
+    super::to_foreign_vec(src)
 }
 
 /// `dst[i] = [Felt::from(&src[i][0]), Felt::from(&src[i][1])]`: pairs for

@@ -55,10 +55,7 @@ impl IsMerkleTreeBackend for PoseidonTree {
     fn hash_leaves(leaves: &[LambdaworksFelt]) -> Vec<LambdaworksFelt> {
         let input = from_foreign_vec(leaves);
         let mut out = vec![Felt::ZERO; input.len()];
-        #[cfg(feature = "std")]
         crate::batch::poseidon_hash_single_batch_par(&input, &mut out);
-        #[cfg(not(feature = "std"))]
-        crate::batch::poseidon_hash_single_batch(&input, &mut out);
         to_foreign_vec(&out)
     }
 
@@ -76,13 +73,17 @@ impl IsMerkleTreeBackend for PoseidonVectorTree {
     }
 
     fn hash_leaves(leaves: &[Vec<LambdaworksFelt>]) -> Vec<LambdaworksFelt> {
-        let rows: Vec<Vec<Felt>> = leaves.iter().map(|l| from_foreign_vec(l)).collect();
-        let messages: Vec<&[Felt]> = rows.iter().map(Vec::as_slice).collect();
+        // Every row converted into one buffer, then sliced back into messages.
+        let flat: Vec<Felt> = leaves.iter().flatten().map(from_foreign).collect();
+        let mut messages: Vec<&[Felt]> = Vec::with_capacity(leaves.len());
+        let mut rest = flat.as_slice();
+        for leaf in leaves {
+            let (message, tail) = rest.split_at(leaf.len());
+            messages.push(message);
+            rest = tail;
+        }
         let mut out = vec![Felt::ZERO; messages.len()];
-        #[cfg(feature = "std")]
         crate::batch::poseidon_hash_many_batch_par(&messages, &mut out);
-        #[cfg(not(feature = "std"))]
-        crate::batch::poseidon_hash_many_batch(&messages, &mut out);
         to_foreign_vec(&out)
     }
 

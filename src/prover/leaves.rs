@@ -145,7 +145,7 @@ fn leaf_block(backend: Backend, cols: &[(&[u32], u32)], first: usize, out: &mut 
 }
 
 /// The leaf layer of a lifted commitment: `out[i]` = [`leaf_hash`] of row `i`, for the
-/// `2^lifting_log_size` rows, [`BLOCK`] rows per batch of sponges on the detected backend.
+/// `2^lifting_log_size` rows, 256 rows (`BLOCK`) per batch of sponges on the detected backend.
 ///
 /// `columns`: M31 values, one slice per column, each of a power-of-two length from 2 up to
 /// `2^lifting_log_size` (shorter columns are lifted); taken in the caller's order and sorted
